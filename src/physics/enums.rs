@@ -1,0 +1,63 @@
+//! Enumerations with stable numbers.
+//!
+//! Users store these numbers in their models (FMI enumerations, SSP files), so an item's number
+//! never changes and no item is ever gated by a feature. Each enumeration carries its items with
+//! names and descriptions so that interface descriptions are generated from the same place.
+
+/// One item of an enumeration: its stable number, its name and a one-sentence description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnumItem {
+    pub value: i64,
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// Declares an enumeration with stable numbers, its item table `ITEMS`, `from_value` and `name`.
+macro_rules! stable_enum {
+    (
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident {
+            $( $(#[doc = $idoc:literal])+ $item:ident = $value:literal, )+
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(non_camel_case_types)]
+        pub enum $name {
+            $( $(#[doc = $idoc])+ $item = $value, )+
+        }
+
+        impl $name {
+            /// Every item, in the order of its stable number.
+            pub const ITEMS: &'static [$crate::physics::enums::EnumItem] = &[
+                $( $crate::physics::enums::EnumItem {
+                    value: $value,
+                    name: stringify!($item),
+                    description: concat!($($idoc),+),
+                }, )+
+            ];
+
+            /// The item with this stable number, if there is one.
+            pub fn from_value(value: i64) -> Option<Self> {
+                match value {
+                    $( $value => Some(Self::$item), )+
+                    _ => None,
+                }
+            }
+
+            /// The item's stable number.
+            pub fn value(self) -> i64 {
+                self as i64
+            }
+
+            /// The item's name as users see it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( Self::$item => stringify!($item), )+
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use stable_enum;

@@ -1,0 +1,41 @@
+//! Sphere (A) against sphere (B); either may be a point (radius zero).
+//!
+//! With centres c_a, c_b and `n = (c_b - c_a) / |c_b - c_a|`: `separation = |c_b - c_a| - r_a - r_b`,
+//! witnesses `p_a = c_a + r_a n`, `p_b = c_b - r_b n`. Concentric spheres have no defined normal;
+//! +z of W is used so that the result stays finite.
+
+use super::ContactPoint;
+use crate::physics::math::Vec3;
+
+pub(super) fn contact(centre_a: &Vec3, radius_a: f64, centre_b: &Vec3, radius_b: f64) -> ContactPoint {
+    let offset = centre_b - centre_a;
+    let distance = offset.norm();
+    let normal = if distance > 1e-300 { offset / distance } else { Vec3::z() };
+    ContactPoint {
+        p_a_w: centre_a + normal * radius_a,
+        p_b_w: centre_b - normal * radius_b,
+        normal_ab_w: normal,
+        separation: distance - radius_a - radius_b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_spheres_have_negative_separation_and_unit_normal() {
+        let c = contact(&Vec3::new(0.0, 0.0, 0.0), 0.2, &Vec3::new(0.3, 0.0, 0.0), 0.15);
+        assert!((c.separation + 0.05).abs() < 1e-15);
+        assert!((c.normal_ab_w - Vec3::x()).norm() < 1e-15);
+        assert!((c.p_a_w - Vec3::new(0.2, 0.0, 0.0)).norm() < 1e-15);
+        assert!((c.p_b_w - Vec3::new(0.15, 0.0, 0.0)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn concentric_spheres_stay_finite() {
+        let c = contact(&Vec3::zeros(), 0.1, &Vec3::zeros(), 0.1);
+        assert_eq!(c.normal_ab_w, Vec3::z());
+        assert!((c.separation + 0.2).abs() < 1e-15);
+    }
+}

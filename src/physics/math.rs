@@ -1,0 +1,59 @@
+//! Vector types and rigid-body kinematics shared by the geometry and the laws.
+
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+
+pub type Vec3 = Vector3<f64>;
+pub type Rotation = UnitQuaternion<f64>;
+
+/// A rigid transform: position `r` of a frame's origin and its orientation `q`, both resolved in
+/// the parent frame (W for body poses, the body frame for geometry offsets).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    pub r: Vec3,
+    pub q: Rotation,
+}
+
+impl Pose {
+    pub fn identity() -> Self {
+        Pose { r: Vec3::zeros(), q: Rotation::identity() }
+    }
+
+    /// Maps a point given in this frame into the parent frame.
+    pub fn transform_point(&self, p: &Vec3) -> Vec3 {
+        self.r + self.q * p
+    }
+
+    /// The pose of a child frame given relative to this one: `self * child`.
+    pub fn compose(&self, child: &Pose) -> Pose {
+        Pose { r: self.r + self.q * child.r, q: self.q * child.q }
+    }
+}
+
+/// A rigid body's motion: pose of its frame and twist (velocity `v` of the frame origin, angular
+/// velocity `w`), everything resolved in W.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    pub pose: Pose,
+    pub v: Vec3,
+    pub w: Vec3,
+}
+
+impl BodyState {
+    /// Velocity of the body's material point at `p` (in W): `v + w × (p - r)`.
+    pub fn velocity_at(&self, p: &Vec3) -> Vec3 {
+        self.v + self.w.cross(&(p - self.pose.r))
+    }
+}
+
+/// Builds a unit quaternion from scalar-first components `(w, x, y, z)`.
+///
+/// Returns the normalised rotation and the norm of the given components, or `None` when the
+/// components are zero or not finite (no rotation can be made of them).
+pub fn rotation_from_wxyz(q: &[f64; 4]) -> Option<(Rotation, f64)> {
+    let raw = Quaternion::new(q[0], q[1], q[2], q[3]);
+    let norm = raw.norm();
+    if !norm.is_finite() || norm < 1e-12 {
+        return None;
+    }
+    Some((UnitQuaternion::new_unchecked(raw / norm), norm))
+}

@@ -1,0 +1,16 @@
+//! The contact physics: pure Rust, no FMI words, no `unsafe`.
+//!
+//! Frames and signs follow shared/spec/physics.md "Symbols and signs", stated once here:
+//! A is the base body, B the follower, W the world frame. The contact normal `normal_ab_w` points
+//! from A toward B. `separation` is positive when apart; the penetration depth is
+//! `depth = max(0, -separation)`. The force on B at a contact point is `f_n n + f_t`; A receives
+//! the opposite force at the same point.
+
+pub mod contact;
+pub mod enums;
+pub mod friction;
+pub mod geometry;
+pub mod material;
+pub mod math;
+pub mod normal;
+pub mod shape;

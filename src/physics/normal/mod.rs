@@ -1,0 +1,72 @@
+//! Normal force laws: `f_n(depth, depth_rate) >= 0` for one contact point.
+//!
+//! `depth = max(0, -separation)` [m]; `depth_rate = -v_rel · n` [m/s], positive while approaching.
+//! Every law is clipped to `f_n >= 0`: contact never pulls.
+
+mod hunt_crossley;
+mod linear_spring_damper;
+
+pub use hunt_crossley::HuntCrossley;
+pub use linear_spring_damper::LinearSpringDamper;
+
+use super::enums::stable_enum;
+
+stable_enum! {
+    /// Normal force law (`normal.law`), shared/spec/physics.md "Normal force laws".
+    pub enum NormalLawKind {
+        /// k d + b dd (MapleSim linear spring and damper, Kelvin-Voigt).
+        LinearSpringDamper = 1,
+        /// k d + min(k d, b dd) (MapleSim linear spring and limited damper).
+        LimitedDamper = 2,
+        /// k d^n + b dd |dd|^(q-1) d^p (MapleSim Hunt and Crossley; Modelica idealized contact).
+        HuntCrossley = 3,
+        /// s(d/w) (k d + b dd) with a cubic smoothing over the transition width (Simscape).
+        SmoothSpringDamper = 4,
+        /// k d^e + STEP(d, 0, 0, dmax, cmax) dd (Adams IMPACT).
+        Impact = 5,
+        /// sqrt(d) (K d + D dd), contact only while positive (spatial_v2 gcontact).
+        GroundModel = 6,
+        /// k d^n (1 + chi dd) with chi from the coefficient of restitution (Hunt-Crossley family).
+        Restitution = 7,
+    }
+}
+
+stable_enum! {
+    /// How the Restitution law turns a coefficient of restitution into damping (`normal.restitution_model`).
+    pub enum RestitutionModel {
+        /// chi = 3 (1 - e) / (2 v0) (Hunt and Crossley).
+        HuntCrossley = 1,
+        /// chi = 3 (1 - e^2) / (4 v0) (Lankarani and Nikravesh).
+        LankaraniNikravesh = 2,
+        /// chi = 8 (1 - e) / (5 e v0) (Flores et al.).
+        Flores = 3,
+    }
+}
+
+/// A normal force law with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NormalLaw {
+    LinearSpringDamper(LinearSpringDamper),
+    HuntCrossley(HuntCrossley),
+}
+
+impl NormalLaw {
+    /// The normal force magnitude [N] at penetration `depth` [m] and penetration rate
+    /// `depth_rate` [m/s]; zero when `depth <= 0`.
+    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
+        if depth <= 0.0 {
+            return 0.0;
+        }
+        match self {
+            NormalLaw::LinearSpringDamper(law) => law.force(depth, depth_rate),
+            NormalLaw::HuntCrossley(law) => law.force(depth, depth_rate),
+        }
+    }
+
+    pub fn kind(&self) -> NormalLawKind {
+        match self {
+            NormalLaw::LinearSpringDamper(_) => NormalLawKind::LinearSpringDamper,
+            NormalLaw::HuntCrossley(_) => NormalLawKind::HuntCrossley,
+        }
+    }
+}
