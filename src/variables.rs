@@ -521,6 +521,20 @@ pub fn scalar(vr: u32) -> Option<&'static Scalar> {
     Some(&index.scalars[position as usize])
 }
 
+/// The inputs that geometry-only outputs ([`Dependencies::Poses`]) depend on.
+pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "frame_b.q"];
+
+/// The input scalars an output scalar depends on, in table order; empty for every other scalar.
+/// Both the ModelStructure of the model descriptions and fmi3GetVariableDependencies read it.
+pub fn dependencies_of(s: &Scalar) -> Vec<&'static Scalar> {
+    let inputs = scalars().iter().filter(|input| input.causality() == Causality::Input);
+    match s.variable.dependencies {
+        Dependencies::None => Vec::new(),
+        Dependencies::AllInputs => inputs.collect(),
+        Dependencies::Poses => inputs.filter(|input| POSE_INPUTS.contains(&input.variable.name)).collect(),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Get and set.
 

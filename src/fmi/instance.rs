@@ -1,0 +1,484 @@
+//! One FMU instance behind the C API, and the single helper every exported function goes
+//! through: null check, state table check, `catch_unwind`, status mapping and logging.
+
+use std::ffi::{c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+use super::logger::Logger;
+use super::status::{Failure, FmiResult, Status};
+use crate::model::{Model, ModelError};
+use crate::variables::{self, IntKind, SetPhase, VariableError};
+
+/// The states of the co-simulation state machines of both versions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u16)]
+pub enum State {
+    Instantiated = 1,
+    InitializationMode = 2,
+    /// FMI 2 "slave initialized / step complete", FMI 3 "Step Mode".
+    StepMode = 4,
+    /// FMI 2 only: DoStep returned Discard.
+    StepFailed = 8,
+    Terminated = 16,
+    Error = 32,
+    Fatal = 64,
+}
+
+/// A set of states in which a function may be called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct States(u16);
+
+impl States {
+    pub const fn of(states: &[State]) -> States {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < states.len() {
+            bits |= states[i] as u16;
+            i += 1;
+        }
+        States(bits)
+    }
+
+    pub const ANY: States = States(0x7f);
+    /// Every state but Fatal.
+    pub const NOT_FATAL: States = States(0x3f);
+
+    pub fn contains(self, state: State) -> bool {
+        self.0 & state as u16 != 0
+    }
+}
+
+/// A function's entry in a version's state table.
+#[derive(Clone, Copy, Debug)]
+pub struct Function {
+    pub name: &'static str,
+    pub allowed: States,
+}
+
+/// An FMU's internal state as saved by GetFMUState: the model and the state machine's state.
+#[derive(Clone, Debug)]
+pub struct SavedState {
+    pub model: Model,
+    pub state: State,
+}
+
+/// One instance: the model plus what the C API needs around it.
+pub struct Instance {
+    pub model: Model,
+    pub state: State,
+    pub logger: Logger,
+    /// The FMU's resources folder, when the importer gave one.
+    pub resources: Option<PathBuf>,
+    /// Time reached by the last successful step.
+    pub last_successful_time: f64,
+    /// Strings handed out by the last string get; valid until the next call.
+    strings: Vec<CString>,
+}
+
+impl Instance {
+    pub fn new(logger: Logger, resources: Option<PathBuf>) -> Instance {
+        Instance {
+            model: Model::default(),
+            state: State::Instantiated,
+            logger,
+            resources,
+            last_successful_time: 0.0,
+            strings: Vec::new(),
+        }
+    }
+
+    /// Moves the instance into the heap and hands the pointer to the importer.
+    pub fn into_raw(self) -> *mut c_void {
+        Box::into_raw(Box::new(self)).cast()
+    }
+
+    /// Takes back an instance made by [`Instance::into_raw`] and frees it.
+    ///
+    /// # Safety
+    /// `ptr` must come from `into_raw` and not have been freed.
+    pub unsafe fn free_raw(ptr: *mut c_void) {
+        // SAFETY: guaranteed by the caller.
+        drop(unsafe { Box::from_raw(ptr.cast::<Instance>()) });
+    }
+
+    /// Logs the warnings the model collected.
+    pub fn flush_warnings(&mut self) {
+        let warnings: Vec<String> = self.model.take_warnings().collect();
+        for warning in warnings {
+            self.logger.log(Status::Warning, &warning);
+        }
+    }
+
+    /// Reset: back to the state of a fresh instantiation.
+    pub fn reset(&mut self) {
+        self.model = Model::default();
+        self.state = State::Instantiated;
+        self.last_successful_time = 0.0;
+        self.strings.clear();
+        self.logger.reset();
+    }
+
+    pub fn set_phase(&self) -> SetPhase {
+        match self.state {
+            State::Instantiated | State::InitializationMode => SetPhase::Initializing,
+            _ => SetPhase::Running,
+        }
+    }
+
+    pub fn enter_initialization_mode(&mut self, start_time: f64) -> FmiResult {
+        if !start_time.is_finite() {
+            return Err(Failure::error(format!("startTime = {start_time} must be finite")));
+        }
+        self.model.time = start_time;
+        self.last_successful_time = start_time;
+        self.state = State::InitializationMode;
+        Ok(Status::Ok)
+    }
+
+    /// End of initialisation: every parameter is checked and the block built.
+    pub fn exit_initialization_mode(&mut self) -> FmiResult {
+        variables::check_ranges(&mut self.model).map_err(Failure::error)?;
+        self.model.initialize().map_err(|e| Failure::error(e.to_string()))?;
+        self.flush_warnings();
+        self.state = State::StepMode;
+        Ok(Status::Ok)
+    }
+
+    /// DoStep over [t, t + h] with the inputs held.
+    pub fn do_step(&mut self, t: f64, h: f64) -> FmiResult {
+        if !t.is_finite() || !h.is_finite() {
+            return Err(Failure::error(format!("currentCommunicationPoint = {t} and communicationStepSize = {h} must be finite")));
+        }
+        if h <= 0.0 {
+            return Err(Failure::error(format!("communicationStepSize = {h} must be > 0")));
+        }
+        let now = self.model.time;
+        if (t - now).abs() > 1e-9 * t.abs().max(h).max(1.0) {
+            return Err(Failure::error(format!(
+                "currentCommunicationPoint = {t} does not match the FMU's time {now} (the end of the previous step)"
+            )));
+        }
+        self.model.time = t;
+        let result = self.model.do_step(h);
+        self.flush_warnings();
+        match result {
+            Ok(()) => {
+                self.last_successful_time = self.model.time;
+                Ok(Status::Ok)
+            }
+            Err(ModelError::NotFinite(message)) => {
+                self.model.time = t;
+                self.last_successful_time = t;
+                Err(Failure::discard(format!("step from t = {t} discarded: {message}")))
+            }
+            Err(e) => Err(Failure::error(e.to_string())),
+        }
+    }
+
+    pub fn get_floats(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult {
+        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
+            *value = variables::get_float(&mut self.model, *vr).map_err(variable_failure)?;
+        }
+        self.flush_warnings();
+        Ok(Status::Ok)
+    }
+
+    pub fn set_floats(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult {
+        let phase = self.set_phase();
+        for (vr, value) in vrs.iter().zip(values) {
+            variables::set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
+        }
+        Ok(Status::Ok)
+    }
+
+    pub fn get_ints<T>(&mut self, vrs: &[u32], values: &mut [T], kind: IntKind, convert: impl Fn(i64) -> T) -> FmiResult {
+        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
+            *value = convert(variables::get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
+        }
+        self.flush_warnings();
+        Ok(Status::Ok)
+    }
+
+    pub fn set_ints(&mut self, vrs: &[u32], values: impl Iterator<Item = i64>, kind: IntKind) -> FmiResult {
+        let phase = self.set_phase();
+        for (vr, value) in vrs.iter().zip(values) {
+            variables::set_int(&mut self.model, *vr, value, kind, phase).map_err(variable_failure)?;
+        }
+        Ok(Status::Ok)
+    }
+
+    pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
+        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
+            *value = convert(variables::get_bool(&mut self.model, *vr).map_err(variable_failure)?);
+        }
+        self.flush_warnings();
+        Ok(Status::Ok)
+    }
+
+    pub fn set_bools(&mut self, vrs: &[u32], values: impl Iterator<Item = bool>) -> FmiResult {
+        let phase = self.set_phase();
+        for (vr, value) in vrs.iter().zip(values) {
+            variables::set_bool(&mut self.model, *vr, value, phase).map_err(variable_failure)?;
+        }
+        Ok(Status::Ok)
+    }
+
+    /// Fills `values` with pointers to strings owned by the instance until its next call.
+    pub fn get_strings(&mut self, vrs: &[u32], values: &mut [*const std::ffi::c_char]) -> FmiResult {
+        self.strings.clear();
+        for vr in vrs {
+            let text = variables::get_string(&mut self.model, *vr).map_err(variable_failure)?;
+            self.strings.push(CString::new(text.replace('\0', "")).expect("NUL removed"));
+        }
+        for (value, text) in values.iter_mut().zip(&self.strings) {
+            *value = text.as_ptr();
+        }
+        Ok(Status::Ok)
+    }
+
+    /// # Safety
+    /// Every non-null pointer in `values` must point to a NUL-terminated string.
+    pub unsafe fn set_strings(&mut self, vrs: &[u32], values: &[*const std::ffi::c_char]) -> FmiResult {
+        let phase = self.set_phase();
+        for (vr, value) in vrs.iter().zip(values) {
+            if value.is_null() {
+                return Err(Failure::error(format!("the string for value reference {vr} is a null pointer")));
+            }
+            // SAFETY: non-null and NUL-terminated by the caller's contract.
+            let text = unsafe { CStr::from_ptr(*value) };
+            let text = text.to_str().map_err(|_| Failure::error(format!("the string for value reference {vr} is not UTF-8")))?;
+            variables::set_string(&mut self.model, *vr, text, phase).map_err(variable_failure)?;
+        }
+        Ok(Status::Ok)
+    }
+
+    pub fn save_state(&self) -> SavedState {
+        SavedState { model: self.model.clone(), state: self.state }
+    }
+
+    pub fn restore_state(&mut self, saved: &SavedState) {
+        self.model = saved.model.clone();
+        self.state = saved.state;
+        self.last_successful_time = self.model.time;
+    }
+
+    /// Logs why an optional function this FMU does not provide was called and answers Error,
+    /// without changing the instance's state.
+    pub fn unsupported(&self, function: &str, why: &str) -> Status {
+        self.logger.log(Status::Error, &format!("{function}: not supported: {why}"));
+        Status::Error
+    }
+}
+
+/// Writes a saved state into `*target` for GetFMUState and DeserializeFMUState, reusing the one
+/// already there (the standard lets the importer pass a previous state to be overwritten).
+///
+/// # Safety
+/// `target` is non-null and writable; `*target` is null or a state made here and not yet freed.
+pub unsafe fn store_state(target: *mut *mut c_void, saved: SavedState) {
+    // SAFETY: by the caller's contract.
+    unsafe {
+        if (*target).is_null() {
+            *target = Box::into_raw(Box::new(saved)).cast();
+        } else {
+            *(*target).cast::<SavedState>() = saved;
+        }
+    }
+}
+
+const STATES: [State; 7] = [
+    State::Instantiated,
+    State::InitializationMode,
+    State::StepMode,
+    State::StepFailed,
+    State::Terminated,
+    State::Error,
+    State::Fatal,
+];
+
+/// Serializes a saved state: the state machine's state as one byte, then the model in the format
+/// of `variables::serialize` (time included, with its own checksum).
+pub fn serialize_state(saved: &SavedState) -> Vec<u8> {
+    let mut bytes = vec![saved.state as u16 as u8];
+    bytes.extend(variables::serialize(&mut saved.model.clone()));
+    bytes
+}
+
+/// Inverse of [`serialize_state`]; damaged bytes are an error and nothing is made.
+pub fn deserialize_state(bytes: &[u8]) -> Result<SavedState, String> {
+    let (first, rest) = bytes.split_first().ok_or("an empty buffer is not a serialized FMU state")?;
+    let state = *STATES
+        .iter()
+        .find(|s| **s as u16 as u8 == *first)
+        .ok_or("these bytes are not a serialized ContactForce FMU state")?;
+    let model = variables::deserialize(rest)?;
+    if !model.time.is_finite() {
+        return Err("the serialized FMU state has a non-finite time".to_string());
+    }
+    Ok(SavedState { model, state })
+}
+
+fn variable_failure(e: VariableError) -> Failure {
+    match e {
+        VariableError::Model(ModelError::NotFinite(message)) => Failure::error(message),
+        other => Failure::error(other.to_string()),
+    }
+}
+
+/// Runs an exported function's body on the instance behind `ptr`.
+///
+/// Null instance: Error (nothing to log through). Wrong state: "Illegal call sequence" logged and
+/// Error. Otherwise the body runs under `catch_unwind`, so a panic becomes Error (with its message
+/// logged) instead of aborting the host. A Discard, Error or Fatal is logged; Error and Fatal move
+/// the instance into the Error and Fatal states, from which only Reset, SetFMUState, getters and
+/// FreeInstance lead on. Discard moves it to `discard_state` when given.
+///
+/// # Safety
+/// `ptr` must be null or an instance made by [`Instance::into_raw`] and not yet freed, used by
+/// one thread at a time (the FMI standard's rule).
+pub unsafe fn dispatch(
+    ptr: *mut c_void,
+    function: Function,
+    discard_state: Option<State>,
+    body: impl FnOnce(&mut Instance) -> FmiResult,
+) -> Status {
+    if ptr.is_null() {
+        return Status::Error;
+    }
+    // SAFETY: non-null and a live instance by the caller's contract; FMI forbids concurrent calls
+    // on one instance, so this is the only reference.
+    let instance = unsafe { &mut *ptr.cast::<Instance>() };
+    if !function.allowed.contains(instance.state) {
+        instance.logger.log(
+            Status::Error,
+            &format!("{}: Illegal call sequence: not allowed in state {:?}", function.name, instance.state),
+        );
+        return Status::Error;
+    }
+    let result = catch_unwind(AssertUnwindSafe(|| body(&mut *instance)));
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(Failure::error(format!("internal error (please report): {what}")))
+        }
+    };
+    match outcome {
+        Ok(status) => status,
+        Err(failure) => {
+            instance.logger.log(failure.status, &format!("{}: {}", function.name, failure.message));
+            match failure.status {
+                Status::Error => instance.state = State::Error,
+                Status::Fatal => instance.state = State::Fatal,
+                Status::Discard => {
+                    if let Some(state) = discard_state {
+                        instance.state = state;
+                    }
+                }
+                Status::Ok | Status::Warning => {}
+            }
+            failure.status
+        }
+    }
+}
+
+/// Runs a body that needs no instance (for example Instantiate) under `catch_unwind`; a panic
+/// gives `fallback`.
+pub fn guarded<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+/// Views a C array as a slice; null with a non-zero length is an error naming the argument.
+///
+/// # Safety
+/// When non-null, `ptr` must point to `len` readable elements.
+pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a [T], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Failure::error(format!("{what} is a null pointer")));
+    }
+    // SAFETY: non-null and `len` elements by the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// Mutable version of [`slice`].
+///
+/// # Safety
+/// When non-null, `ptr` must point to `len` writable elements not aliased elsewhere.
+pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize, what: &str) -> Result<&'a mut [T], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(Failure::error(format!("{what} is a null pointer")));
+    }
+    // SAFETY: as above.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// Reads an importer's C string; null is an error naming the argument.
+///
+/// # Safety
+/// When non-null, `ptr` must point to a NUL-terminated string.
+pub unsafe fn c_str<'a>(ptr: *const std::ffi::c_char, what: &str) -> Result<&'a str, String> {
+    if ptr.is_null() {
+        return Err(format!("{what} is a null pointer"));
+    }
+    // SAFETY: non-null and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(ptr) }.to_str().map_err(|_| format!("{what} is not UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ANYWHERE: Function = Function { name: "testFunction", allowed: States::ANY };
+
+    #[test]
+    fn a_panic_in_a_body_becomes_error_and_the_error_state() {
+        let ptr = Instance::new(Logger::fmi3(None, std::ptr::null_mut(), "panics", true), None).into_raw();
+        // SAFETY: `ptr` was just made by into_raw and is freed below.
+        let status = unsafe { dispatch(ptr, ANYWHERE, None, |_| panic!("forced panic")) };
+        assert_eq!(status, Status::Error);
+        // SAFETY: as above.
+        let instance = unsafe { &*ptr.cast::<Instance>() };
+        assert_eq!(instance.state, State::Error);
+        // SAFETY: made by into_raw, freed once.
+        unsafe { Instance::free_raw(ptr) };
+    }
+
+    #[test]
+    fn a_null_instance_is_an_error_not_a_crash() {
+        // SAFETY: null is allowed and answered before any dereference.
+        let status = unsafe { dispatch(std::ptr::null_mut(), ANYWHERE, None, |_| Ok(Status::Ok)) };
+        assert_eq!(status, Status::Error);
+    }
+
+    #[test]
+    fn serialized_state_round_trips_and_rejects_damage() {
+        let mut model = Model::default();
+        model.time = 1.25;
+        model.inputs.frame_b.r_0 = [0.1, -0.2, 0.3];
+        model.parameters.geometry_b.file = "x".to_string();
+        let saved = SavedState { model, state: State::StepMode };
+        let bytes = serialize_state(&saved);
+        let back = deserialize_state(&bytes).unwrap();
+        assert_eq!(back.model.time, 1.25);
+        assert_eq!(back.model.inputs, saved.model.inputs);
+        assert_eq!(back.model.parameters, saved.model.parameters);
+        for i in [0, 1, 10, bytes.len() / 2, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[i] ^= 0x40;
+            assert!(deserialize_state(&damaged).is_err(), "byte {i}");
+        }
+        assert!(deserialize_state(&bytes[..bytes.len() - 3]).is_err());
+        assert!(deserialize_state(b"garbage bytes that are not a state").is_err());
+    }
+}

@@ -1,0 +1,550 @@
+//! The two modelDescription.xml files and the documentation page, generated from the variable table.
+//!
+//! `cargo xtask codegen` writes the XML into `modelDescription/`, where it is committed and checked
+//! against this generator, so the files that ship are the files that were reviewed. The output is
+//! deterministic (no dates, fixed order, 2-space indentation) so that a stale file shows as a diff.
+//! Element order follows the XSD schemas of FMI 2.0 and FMI 3.0; FMPy validates both files.
+//!
+//! Both versions list the same flattened scalars (`frame_a.r_0[1]`, ...) with the same value
+//! references. The naming convention is "structured" in both: the names follow the structured
+//! grammar (dotted identifiers with `[i]` indices), FMPy's structured-name check accepts them for
+//! FMI 3.0 too, and interface.md allows FMI 3.0 to use the flattened scalars.
+
+use std::collections::BTreeSet;
+
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
+use quick_xml::name::QName;
+use quick_xml::Writer;
+
+use crate::variables::{self, Causality, Dependencies, Scalar, ValueType, Variable};
+
+/// Log categories, declared in both model descriptions and used by the logger.
+pub const LOG_CATEGORIES: &[(&str, &str)] = &[
+    ("logEvents", "Lifecycle and step information"),
+    ("logStatusWarning", "Warnings"),
+    ("logStatusDiscard", "Discarded steps"),
+    ("logStatusError", "Errors"),
+];
+
+pub const GENERATION_TOOL: &str = "ContactForce xtask codegen";
+
+/// The inputs that geometry-only outputs (`Dependencies::Poses`) depend on.
+pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "frame_b.q"];
+
+/// A unit with its SI base-unit exponents (kg, m, s, rad).
+struct UnitDefinition {
+    name: &'static str,
+    kg: i32,
+    m: i32,
+    s: i32,
+    rad: i32,
+}
+
+const fn unit(name: &'static str, kg: i32, m: i32, s: i32, rad: i32) -> UnitDefinition {
+    UnitDefinition { name, kg, m, s, rad }
+}
+
+/// Every unit the table may use, in the order UnitDefinitions lists them. A unit missing here is
+/// a programming error that the tests catch (see [`used_units`]).
+const UNITS: &[UnitDefinition] = &[
+    unit("1", 0, 0, 0, 0),
+    unit("m", 0, 1, 0, 0),
+    unit("s", 0, 0, 1, 0),
+    unit("m/s", 0, 1, -1, 0),
+    unit("rad/s", 0, 0, -1, 1),
+    unit("s/m", 0, -1, 1, 0),
+    unit("N", 1, 1, -2, 0),
+    unit("N.m", 1, 2, -2, 0),
+    unit("N/m", 1, 0, -2, 0),
+    unit("N.s/m", 1, 0, -1, 0),
+];
+
+/// The units used by the table, in [`UNITS`] order.
+///
+/// Panics if the table uses a unit that [`UNITS`] does not define: an undefined unit would make an
+/// invalid model description.
+fn used_units() -> Vec<&'static UnitDefinition> {
+    let used: BTreeSet<&str> = variables::variables()
+        .iter()
+        .filter_map(|v| match v.ty {
+            ValueType::Float64 { unit, .. } => Some(unit),
+            _ => None,
+        })
+        .collect();
+    for name in &used {
+        assert!(UNITS.iter().any(|u| u.name == *name), "unit {name:?} is used in the variable table but has no SI definition in UNITS");
+    }
+    UNITS.iter().filter(|u| used.contains(u.name)).collect()
+}
+
+/// Every unit name declared in UnitDefinitions (for tests and the documentation).
+pub fn declared_units() -> Vec<&'static str> {
+    used_units().into_iter().map(|u| u.name).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// A thin XML writer: writing into a Vec cannot fail, so the io::Result is unwrapped once here.
+
+type Attributes<'a> = Vec<(&'a str, String)>;
+
+struct Xml(Writer<Vec<u8>>);
+
+impl Xml {
+    fn new() -> Xml {
+        let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
+        writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None))).expect("writing to a Vec");
+        Xml(writer)
+    }
+
+    fn start(name: &str, attributes: &[(&str, String)]) -> BytesStart<'static> {
+        let mut start = BytesStart::new(name.to_string());
+        for (key, value) in attributes {
+            // A raw Attribute is written as given, so the value is escaped here: only the characters
+            // that must be (quick-xml would also escape ', which makes "A's frame" hard to read).
+            let value = escape_text(value).replace('\t', "&#9;").replace('\n', "&#10;").replace('\r', "&#13;");
+            start.push_attribute(Attribute { key: QName(key), value: value.into() });
+        }
+        start
+    }
+
+    fn empty(&mut self, name: &str, attributes: &[(&str, String)]) {
+        self.0.write_event(Event::Empty(Self::start(name, attributes))).expect("writing to a Vec");
+    }
+
+    fn open(&mut self, name: &str, attributes: &[(&str, String)]) {
+        self.0.write_event(Event::Start(Self::start(name, attributes))).expect("writing to a Vec");
+    }
+
+    fn close(&mut self, name: &str) {
+        self.0.write_event(Event::End(BytesEnd::new(name.to_string()))).expect("writing to a Vec");
+    }
+
+    fn finish(self) -> String {
+        let mut text = String::from_utf8(self.0.into_inner()).expect("the writer only writes UTF-8");
+        text.push('\n');
+        text
+    }
+}
+
+/// Escapes the characters that may not appear literally in XML or HTML text or in a
+/// double-quoted attribute value.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn attributes<'a>(pairs: &[(&'a str, &str)]) -> Attributes<'a> {
+    pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parts shared by both versions.
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Version {
+    Fmi2,
+    Fmi3,
+}
+
+fn unit_definitions(xml: &mut Xml) {
+    xml.open("UnitDefinitions", &[]);
+    for unit in used_units() {
+        xml.open("Unit", &[("name", unit.name.to_string())]);
+        let exponents: Attributes = [("kg", unit.kg), ("m", unit.m), ("s", unit.s), ("rad", unit.rad)]
+            .into_iter()
+            .filter(|(_, exponent)| *exponent != 0)
+            .map(|(base, exponent)| (base, exponent.to_string()))
+            .collect();
+        xml.empty("BaseUnit", &exponents);
+        xml.close("Unit");
+    }
+    xml.close("UnitDefinitions");
+}
+
+fn enumeration_items(xml: &mut Xml, ty: &variables::EnumerationType) {
+    for item in ty.items {
+        xml.empty(
+            "Item",
+            &[("name", item.name.to_string()), ("value", item.value.to_string()), ("description", item.description.trim().to_string())],
+        );
+    }
+}
+
+fn type_definitions(xml: &mut Xml, version: Version) {
+    xml.open("TypeDefinitions", &[]);
+    for ty in variables::ENUMERATION_TYPES {
+        let head = attributes(&[("name", ty.name), ("description", ty.description)]);
+        match version {
+            Version::Fmi2 => {
+                xml.open("SimpleType", &head);
+                xml.open("Enumeration", &[]);
+                enumeration_items(xml, ty);
+                xml.close("Enumeration");
+                xml.close("SimpleType");
+            }
+            Version::Fmi3 => {
+                xml.open("EnumerationType", &head);
+                enumeration_items(xml, ty);
+                xml.close("EnumerationType");
+            }
+        }
+    }
+    xml.close("TypeDefinitions");
+}
+
+fn log_categories(xml: &mut Xml) {
+    xml.open("LogCategories", &[]);
+    for (name, description) in LOG_CATEGORIES {
+        xml.empty("Category", &attributes(&[("name", name), ("description", description)]));
+    }
+    xml.close("LogCategories");
+}
+
+fn default_experiment(xml: &mut Xml) {
+    xml.empty("DefaultExperiment", &attributes(&[("startTime", "0"), ("stopTime", "1"), ("stepSize", "0.001")]));
+}
+
+/// name, valueReference, description, causality and variability of a scalar. No `initial`
+/// attribute anywhere: the defaults are what this FMU means (parameters exact, inputs exact,
+/// outputs calculated, none for time), and FMI 2.0 forbids `initial` on inputs and time.
+fn common_attributes(s: &Scalar) -> Attributes<'static> {
+    let v = s.variable;
+    vec![
+        ("name", s.name.clone()),
+        ("valueReference", s.vr.to_string()),
+        ("description", v.description.to_string()),
+        ("causality", v.causality.as_str().to_string()),
+        ("variability", v.variability.as_str().to_string()),
+    ]
+}
+
+/// The type-specific attributes (declaredType, unit, min, max, start) in schema order.
+fn type_attributes(s: &Scalar) -> Attributes<'static> {
+    let mut out = Attributes::new();
+    match s.variable.ty {
+        ValueType::Float64 { unit, min, max } => {
+            out.push(("unit", unit.to_string()));
+            out.extend(min.map(|min| ("min", variables::format_real(min))));
+            out.extend(max.map(|max| ("max", variables::format_real(max))));
+        }
+        ValueType::Enumeration(ty) => out.push(("declaredType", ty.name.to_string())),
+        ValueType::Int32 | ValueType::Boolean | ValueType::String => {}
+    }
+    out.extend(variables::start_value(s).map(|start| ("start", start)));
+    out
+}
+
+/// The inputs an output depends on, in table order.
+pub fn output_dependencies(variable: &Variable) -> Vec<&'static Scalar> {
+    let inputs = variables::scalars().iter().filter(|s| s.causality() == Causality::Input);
+    match variable.dependencies {
+        Dependencies::None => Vec::new(),
+        Dependencies::AllInputs => inputs.collect(),
+        Dependencies::Poses => inputs.filter(|s| POSE_INPUTS.contains(&s.variable.name)).collect(),
+    }
+}
+
+fn outputs() -> impl Iterator<Item = (usize, &'static Scalar)> {
+    variables::scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output)
+}
+
+/// `dependencies` and `dependenciesKind` of an output, each dependency named by `key`.
+fn dependency_attributes(s: &Scalar, key: impl Fn(&Scalar) -> u32) -> Attributes<'static> {
+    let dependencies = output_dependencies(s.variable);
+    let list: Vec<String> = dependencies.iter().map(|d| key(d).to_string()).collect();
+    vec![("dependencies", list.join(" ")), ("dependenciesKind", vec!["dependent"; list.len()].join(" "))]
+}
+
+/// 1-based position of a scalar in ModelVariables (FMI 2.0 ModelStructure indices).
+fn fmi2_index(s: &Scalar) -> u32 {
+    let position = variables::scalars().iter().position(|t| t.vr == s.vr).expect("scalar of the table");
+    position as u32 + 1
+}
+
+fn header(version: Version) -> Attributes<'static> {
+    let (fmi_version, token_name) = match version {
+        Version::Fmi2 => ("2.0", "guid"),
+        Version::Fmi3 => ("3.0", "instantiationToken"),
+    };
+    let mut head = vec![
+        ("fmiVersion", fmi_version.to_string()),
+        ("modelName", variables::MODEL_NAME.to_string()),
+        (token_name, variables::instantiation_token().to_string()),
+        ("description", variables::MODEL_DESCRIPTION.to_string()),
+        ("generationTool", GENERATION_TOOL.to_string()),
+        ("variableNamingConvention", "structured".to_string()),
+    ];
+    if version == Version::Fmi2 {
+        head.push(("numberOfEventIndicators", "0".to_string()));
+    }
+    head
+}
+
+// ---------------------------------------------------------------------------------------------
+// FMI 2.0.
+
+/// The complete FMI 2.0 modelDescription.xml.
+pub fn fmi2_xml() -> String {
+    let mut xml = Xml::new();
+    xml.open("fmiModelDescription", &header(Version::Fmi2));
+    xml.empty(
+        "CoSimulation",
+        &attributes(&[
+            ("modelIdentifier", variables::MODEL_IDENTIFIER),
+            ("canHandleVariableCommunicationStepSize", "true"),
+            ("canInterpolateInputs", "false"),
+            ("canBeInstantiatedOnlyOncePerProcess", "false"),
+            ("canNotUseMemoryManagementFunctions", "true"),
+            ("canGetAndSetFMUstate", "true"),
+            ("canSerializeFMUstate", "true"),
+            ("providesDirectionalDerivative", "false"),
+        ]),
+    );
+    unit_definitions(&mut xml);
+    type_definitions(&mut xml, Version::Fmi2);
+    log_categories(&mut xml);
+    default_experiment(&mut xml);
+
+    xml.open("ModelVariables", &[]);
+    for s in variables::scalars() {
+        xml.open("ScalarVariable", &common_attributes(s));
+        let element = match s.variable.ty {
+            ValueType::Float64 { .. } => "Real",
+            ValueType::Int32 => "Integer",
+            ValueType::Boolean => "Boolean",
+            ValueType::String => "String",
+            ValueType::Enumeration(_) => "Enumeration",
+        };
+        xml.empty(element, &type_attributes(s));
+        xml.close("ScalarVariable");
+    }
+    xml.close("ModelVariables");
+
+    xml.open("ModelStructure", &[]);
+    xml.open("Outputs", &[]);
+    for (position, s) in outputs() {
+        let mut unknown = vec![("index", (position + 1).to_string())];
+        unknown.extend(dependency_attributes(s, fmi2_index));
+        xml.empty("Unknown", &unknown);
+    }
+    xml.close("Outputs");
+    // FMPy (and the standard) expect exactly the outputs with initial="calculated" here. Without
+    // a `dependencies` attribute an initial unknown depends on all knowns, which is true: the
+    // outputs follow from the parameters and the inputs.
+    xml.open("InitialUnknowns", &[]);
+    for (position, _) in outputs() {
+        xml.empty("Unknown", &[("index", (position + 1).to_string())]);
+    }
+    xml.close("InitialUnknowns");
+    xml.close("ModelStructure");
+
+    xml.close("fmiModelDescription");
+    xml.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// FMI 3.0.
+
+/// The complete FMI 3.0 modelDescription.xml.
+pub fn fmi3_xml() -> String {
+    let mut xml = Xml::new();
+    xml.open("fmiModelDescription", &header(Version::Fmi3));
+    // FMI 3.0 has no canNotUseMemoryManagementFunctions (the importer no longer passes allocators).
+    xml.empty(
+        "CoSimulation",
+        &attributes(&[
+            ("modelIdentifier", variables::MODEL_IDENTIFIER),
+            ("canBeInstantiatedOnlyOncePerProcess", "false"),
+            ("canGetAndSetFMUState", "true"),
+            ("canSerializeFMUState", "true"),
+            ("providesDirectionalDerivatives", "false"),
+            ("canHandleVariableCommunicationStepSize", "true"),
+            ("providesIntermediateUpdate", "false"),
+            ("canReturnEarlyAfterIntermediateUpdate", "false"),
+            ("hasEventMode", "false"),
+        ]),
+    );
+    unit_definitions(&mut xml);
+    type_definitions(&mut xml, Version::Fmi3);
+    log_categories(&mut xml);
+    default_experiment(&mut xml);
+
+    xml.open("ModelVariables", &[]);
+    for s in variables::scalars() {
+        let mut attributes = common_attributes(s);
+        match s.variable.ty {
+            ValueType::String => {
+                // FMI 3.0 gives String start values as child elements.
+                xml.open("String", &attributes);
+                if let Some(start) = variables::start_value(s) {
+                    xml.empty("Start", &[("value", start)]);
+                }
+                xml.close("String");
+            }
+            ty => {
+                attributes.extend(type_attributes(s));
+                let element = match ty {
+                    ValueType::Float64 { .. } => "Float64",
+                    ValueType::Int32 => "Int32",
+                    ValueType::Boolean => "Boolean",
+                    _ => "Enumeration",
+                };
+                xml.empty(element, &attributes);
+            }
+        }
+    }
+    xml.close("ModelVariables");
+
+    xml.open("ModelStructure", &[]);
+    for (_, s) in outputs() {
+        let mut output = vec![("valueReference", s.vr.to_string())];
+        output.extend(dependency_attributes(s, |d| d.vr));
+        xml.empty("Output", &output);
+    }
+    // As in FMI 2.0: every output (initial="calculated"), depending on all knowns.
+    for (_, s) in outputs() {
+        xml.empty("InitialUnknown", &[("valueReference", s.vr.to_string())]);
+    }
+    xml.close("ModelStructure");
+
+    xml.close("fmiModelDescription");
+    xml.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documentation page.
+
+fn html(text: &str) -> String {
+    escape_text(text)
+}
+
+fn type_name(ty: &ValueType, fmi_version: &str) -> &'static str {
+    let fmi2 = fmi_version.starts_with('2');
+    match ty {
+        ValueType::Float64 { .. } if fmi2 => "Real",
+        ValueType::Int32 if fmi2 => "Integer",
+        _ => ty.type_name(),
+    }
+}
+
+fn variable_rows(page: &mut String, fmi_version: &str) {
+    for s in variables::scalars() {
+        let v = s.variable;
+        let (unit, range) = match v.ty {
+            ValueType::Float64 { unit, min, max } => {
+                let bound = |b: Option<f64>| b.map(variables::format_real).unwrap_or_default();
+                let range = if min.is_some() || max.is_some() { format!("[{}, {}]", bound(min), bound(max)) } else { String::new() };
+                (unit.to_string(), range)
+            }
+            _ => (String::new(), String::new()),
+        };
+        let mut ty = type_name(&v.ty, fmi_version).to_string();
+        let mut start = variables::start_value(s).unwrap_or_default();
+        if let ValueType::Enumeration(enumeration) = v.ty {
+            ty = format!("{ty} ({})", enumeration.name);
+            if let Some(item) = enumeration.items.iter().find(|item| item.value.to_string() == start) {
+                start = format!("{} ({start})", item.name);
+            }
+        }
+        if v.ty.type_name() == "String" {
+            start = format!("\"{start}\"");
+        }
+        page.push_str(&format!(
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            html(&s.name),
+            s.vr,
+            v.causality.as_str(),
+            html(&ty),
+            html(&unit),
+            html(&start),
+            html(&range),
+            html(v.description)
+        ));
+    }
+}
+
+fn enumeration_sections(page: &mut String) {
+    for ty in variables::ENUMERATION_TYPES {
+        let users: Vec<String> = variables::variables()
+            .iter()
+            .filter(|v| matches!(v.ty, ValueType::Enumeration(t) if t.name == ty.name))
+            .map(|v| format!("<code>{}</code>", html(v.name)))
+            .collect();
+        page.push_str(&format!("<h3>{} <small>({})</small></h3>\n", html(ty.name), users.join(", ")));
+        page.push_str(&format!("<p>{}.</p>\n<table>\n<tr><th>value</th><th>item</th><th>description</th></tr>\n", html(ty.description)));
+        for item in ty.items {
+            page.push_str(&format!(
+                "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                item.value,
+                html(item.name),
+                html(item.description.trim())
+            ));
+        }
+        page.push_str("</table>\n");
+    }
+}
+
+fn law_list(page: &mut String, ty: &variables::EnumerationType) {
+    page.push_str("<ul>\n");
+    for item in ty.items {
+        page.push_str(&format!("<li><code>{}</code>: {}</li>\n", html(item.name), html(item.description.trim())));
+    }
+    page.push_str("</ul>\n");
+}
+
+/// A self-contained HTML page (no external assets) describing the FMU for `fmi_version`
+/// ("2.0" or "3.0"): conventions, every variable, the enumerations and the laws.
+pub fn documentation_html(fmi_version: &str) -> String {
+    let name = html(variables::MODEL_NAME);
+    let mut page = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name} (FMI {version})</title>\n<style>\n\
+         body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; line-height: 1.4; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
+         th, td {{ border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }}\n\
+         th {{ background: #eee; }}\n\
+         code {{ white-space: nowrap; }}\n\
+         </style>\n</head>\n<body>\n\
+         <h1>{name}</h1>\n\
+         <p>{description}. FMI {version} co-simulation FMU; instantiation token <code>{token}</code>.</p>\n",
+        version = html(fmi_version),
+        description = html(variables::MODEL_DESCRIPTION),
+        token = html(variables::instantiation_token()),
+    );
+
+    page.push_str(
+        "<h2>What the block does</h2>\n\
+         <p>The importer integrates the motion of two rigid bodies, A (the base body, <code>frame_a</code>) and B \
+         (the follower body, <code>frame_b</code>), and feeds their poses and twists to this block at every \
+         communication point. The block finds the contact between the two geometries and returns the contact \
+         force and torque on each body. Stateful friction laws advance their internal state in <code>DoStep</code>; \
+         every output is direct feedthrough of the inputs.</p>\n\
+         <h2>Conventions</h2>\n<ul>\n\
+         <li>SI units everywhere. W is the world frame; every vector input and output is resolved in W.</li>\n\
+         <li>Quaternions are (w, x, y, z), scalar first, and rotate body-frame vectors into W. The block normalises \
+         them; a norm off by more than 1e-3 logs a warning, a zero or non-finite quaternion is an error.</li>\n\
+         <li>The contact normal <code>contact.n_0</code> points from A toward B.</li>\n\
+         <li><code>contact.separation</code> is positive when the geometries are apart and negative (the deepest \
+         penetration) when they overlap.</li>\n\
+         <li>Forces on B are the negative of the forces on A (<code>frame_b.f_0 = -frame_a.f_0</code>). \
+         Torques act about each body's own frame origin.</li>\n\
+         <li>Parameters are checked when initialisation ends; an invalid or unsupported combination (including a \
+         law or shape pair this build does not implement) is refused there with a message naming the variable.</li>\n\
+         </ul>\n",
+    );
+
+    page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
+    law_list(&mut page, &variables::NORMAL_LAW);
+    page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");
+    law_list(&mut page, &variables::FRICTION_LAW);
+
+    page.push_str(
+        "<h2>Variables</h2>\n<p>Arrays are flattened into scalars <code>x[1]</code>, <code>x[2]</code>, ... with \
+         consecutive value references.</p>\n<table>\n\
+         <tr><th>name</th><th>vr</th><th>causality</th><th>type</th><th>unit</th><th>start</th><th>[min, max]</th><th>description</th></tr>\n",
+    );
+    variable_rows(&mut page, fmi_version);
+    page.push_str("</table>\n<h2>Enumerations</h2>\n");
+    enumeration_sections(&mut page);
+    page.push_str("</body>\n</html>\n");
+    page
+}
