@@ -1,1 +1,160 @@
-fn main() {}
+//! Project automation: `cargo xtask <command>` (the alias is in .cargo/config.toml).
+//!
+//! Commands:
+//! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
+//! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions.
+//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, and the Python tests (FMPy).
+//! - `demo`: build the FMUs and run examples/python/falling_sphere.py into results/.
+//! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
+
+mod codegen;
+mod fmu;
+mod python;
+mod symbols;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// Every failure is a message for the user; `main` prints it and exits non-zero.
+pub type Result<T = ()> = std::result::Result<T, String>;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
+                     (--check: fail if the committed files differ from the generated ones)
+  fmu                build target/fmu/ContactForce-fmi2.fmu and ContactForce-fmi3.fmu
+  test               codegen --check, cargo test --workspace, fmu, then the Python tests
+  demo               fmu, then examples/python/falling_sphere.py --out results
+  venv               create target/venv with tests/python/requirements.txt";
+
+#[derive(Debug)]
+enum Task {
+    Codegen { check: bool },
+    Fmu,
+    Test,
+    Demo,
+    Venv,
+    Help,
+}
+
+fn parse(args: &[String]) -> Result<Task> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["codegen"] => Ok(Task::Codegen { check: false }),
+        ["codegen", "--check"] => Ok(Task::Codegen { check: true }),
+        ["fmu"] => Ok(Task::Fmu),
+        ["test"] => Ok(Task::Test),
+        ["demo"] => Ok(Task::Demo),
+        ["venv"] => Ok(Task::Venv),
+        [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
+        _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = parse(&args).and_then(|task| match task {
+        Task::Codegen { check: false } => codegen::write(),
+        Task::Codegen { check: true } => codegen::check(),
+        Task::Fmu => fmu::build(),
+        Task::Test => test(),
+        Task::Demo => demo(),
+        Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
+        Task::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The whole test suite in one command; the error names the step that failed.
+fn test() -> Result {
+    let root = root();
+    step("(a) cargo xtask codegen --check", codegen::check)?;
+    step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
+    step("(c) cargo xtask fmu", fmu::build)?;
+    let python = step("(d) Python virtual environment", python::ensure_venv)?;
+    step("(e) pytest tests/python", || {
+        run(Command::new(&python)
+            .args(["-m", "pytest", "-q", "tests/python"])
+            .env("CONTACTFORCE_FMU_DIR", fmu::output_dir())
+            .current_dir(&root))
+    })?;
+    println!("xtask test: every step passed");
+    Ok(())
+}
+
+/// Builds the FMUs and runs the falling-sphere example on them.
+fn demo() -> Result {
+    fmu::build()?;
+    let python = python::ensure_venv()?;
+    run(Command::new(python)
+        .arg("examples/python/falling_sphere.py")
+        .arg("--fmu-dir")
+        .arg(fmu::output_dir())
+        .args(["--out", "results"])
+        .current_dir(root()))
+}
+
+fn step<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T> {
+    println!("==> xtask test: step {name}");
+    body().map_err(|e| format!("step {name} failed: {e}"))
+}
+
+/// The workspace root (the parent of this crate).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives inside the workspace").to_path_buf()
+}
+
+/// Cargo's target directory: `CARGO_TARGET_DIR` if set, else target/ in the workspace.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
+}
+
+/// The cargo that runs this xtask, so that toolchain overrides carry over to nested builds.
+pub fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo")))
+}
+
+/// Runs a command to completion with inherited output; a non-zero exit is an error naming it.
+pub fn run(command: &mut Command) -> Result {
+    let status = command.status().map_err(|e| format!("could not start {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} exited with {status}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn parses_every_command_and_refuses_unknown_ones() {
+        assert!(matches!(parse(&args("codegen")), Ok(Task::Codegen { check: false })));
+        assert!(matches!(parse(&args("codegen --check")), Ok(Task::Codegen { check: true })));
+        assert!(matches!(parse(&args("fmu")), Ok(Task::Fmu)));
+        assert!(matches!(parse(&args("test")), Ok(Task::Test)));
+        assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
+        assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
+        assert!(matches!(parse(&args("")), Ok(Task::Help)));
+        assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
+    }
+}

@@ -34,7 +34,7 @@ mod tests {
     #[test]
     fn matches_the_formula_with_velocity_exponent() {
         let law = HuntCrossley { stiffness: 1e7, damping: 3e5, exponent: 1.5, damping_exponent: 1.2, velocity_exponent: 0.7 };
-        let (d, dd) = (2e-4, -0.03_f64);
+        let (d, dd) = (2e-4_f64, -0.03_f64);
         let expected = 1e7 * d.powf(1.5) + 3e5 * dd * dd.abs().powf(0.7 - 1.0) * d.powf(1.2);
         assert!((law.force(d, dd) - expected.max(0.0)).abs() <= 1e-12 * expected.abs());
         assert_eq!(law.force(d, 0.0), 1e7 * d.powf(1.5));

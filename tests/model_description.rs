@@ -1,0 +1,243 @@
+//! The committed model descriptions match the generator, and the generated XML is consistent:
+//! unique value references, declared units, valid enumeration starts, complete ModelStructure and
+//! a well-formed instantiation token. Schema and FMPy validation run in the Python tests.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use contact_force::fmi::model_description::{self, POSE_INPUTS};
+use contact_force::variables::{self, Causality};
+use quick_xml::events::Event;
+use quick_xml::{Reader, XmlVersion};
+
+/// One XML element: the names of its ancestors and itself, and its attributes.
+struct Element {
+    path: Vec<String>,
+    attributes: BTreeMap<String, String>,
+}
+
+impl Element {
+    fn name(&self) -> &str {
+        self.path.last().expect("an element has a name")
+    }
+
+    fn parent(&self) -> &str {
+        self.path.iter().rev().nth(1).map(String::as_str).unwrap_or("")
+    }
+
+    fn attribute(&self, key: &str) -> Option<&str> {
+        self.attributes.get(key).map(String::as_str)
+    }
+}
+
+/// Every element of `xml` in document order.
+fn elements(xml: &str) -> Vec<Element> {
+    let mut reader = Reader::from_str(xml);
+    let mut stack: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    loop {
+        let (start, empty) = match reader.read_event().expect("well-formed XML") {
+            Event::Start(start) => (start, false),
+            Event::Empty(start) => (start, true),
+            Event::End(_) => {
+                stack.pop();
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let mut path = stack.clone();
+        path.push(start.name().as_ref().to_string());
+        let attributes = start
+            .attributes()
+            .map(|a| {
+                let a = a.expect("well-formed attribute");
+                (a.key.as_ref().to_string(), a.normalized_value(XmlVersion::Explicit1_0).expect("valid escapes").into_owned())
+            })
+            .collect();
+        if !empty {
+            stack.push(path.last().unwrap().clone());
+        }
+        out.push(Element { path, attributes });
+    }
+    out
+}
+
+/// The model variables of either version: ScalarVariable (FMI 2) or the typed elements (FMI 3),
+/// with the FMI 2 type element's attributes merged in.
+fn model_variables(xml: &str) -> Vec<(String, BTreeMap<String, String>)> {
+    let all = elements(xml);
+    let mut variables = Vec::new();
+    for (i, element) in all.iter().enumerate() {
+        match (element.parent(), element.name()) {
+            ("ModelVariables", "ScalarVariable") => {
+                let ty = &all[i + 1];
+                let mut attributes = element.attributes.clone();
+                attributes.extend(ty.attributes.clone());
+                variables.push((ty.name().to_string(), attributes));
+            }
+            ("ModelVariables", ty) => variables.push((ty.to_string(), element.attributes.clone())),
+            _ => {}
+        }
+    }
+    variables
+}
+
+fn both() -> [(&'static str, String); 2] {
+    [("fmi2", model_description::fmi2_xml()), ("fmi3", model_description::fmi3_xml())]
+}
+
+#[test]
+fn committed_model_descriptions_match_the_variable_table() {
+    for (path, generated) in
+        [("modelDescription/fmi2.xml", model_description::fmi2_xml()), ("modelDescription/fmi3.xml", model_description::fmi3_xml())]
+    {
+        let committed = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_default();
+        assert!(committed == generated, "{path} is stale: run `cargo xtask codegen`");
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    assert_eq!(model_description::fmi2_xml(), model_description::fmi2_xml());
+    assert_eq!(model_description::fmi3_xml(), model_description::fmi3_xml());
+    assert_eq!(model_description::documentation_html("3.0"), model_description::documentation_html("3.0"));
+}
+
+#[test]
+fn value_references_and_names_are_unique_and_the_same_in_both_versions() {
+    let mut listings = Vec::new();
+    for (version, xml) in both() {
+        let variables = model_variables(&xml);
+        assert_eq!(variables.len(), variables::scalars().len(), "{version}");
+        let vrs: BTreeSet<&str> = variables.iter().map(|(_, a)| a["valueReference"].as_str()).collect();
+        let names: BTreeSet<&str> = variables.iter().map(|(_, a)| a["name"].as_str()).collect();
+        assert_eq!(vrs.len(), variables.len(), "{version}: a value reference is used twice");
+        assert_eq!(names.len(), variables.len(), "{version}: a name is used twice");
+        listings.push(variables.iter().map(|(_, a)| (a["name"].clone(), a["valueReference"].clone())).collect::<Vec<_>>());
+    }
+    assert_eq!(listings[0], listings[1], "FMI 2 and FMI 3 must list the same names with the same value references");
+}
+
+#[test]
+fn every_float_variable_has_a_declared_unit() {
+    for (version, xml) in both() {
+        let units: BTreeSet<String> =
+            elements(&xml).iter().filter(|e| e.name() == "Unit").map(|e| e.attribute("name").unwrap().to_string()).collect();
+        assert_eq!(units, model_description::declared_units().iter().map(|u| u.to_string()).collect());
+        for (ty, attributes) in model_variables(&xml) {
+            if ty == "Real" || ty == "Float64" {
+                let unit = attributes.get("unit").unwrap_or_else(|| panic!("{version}: {} has no unit", attributes["name"]));
+                assert!(units.contains(unit), "{version}: unit {unit} of {} is not in UnitDefinitions", attributes["name"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_enumeration_start_value_is_an_item_of_its_type() {
+    for (version, xml) in both() {
+        let all = elements(&xml);
+        let mut items: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        // Items follow their type (SimpleType in FMI 2, EnumerationType in FMI 3) in document order.
+        let mut current = String::new();
+        for element in &all {
+            match element.name() {
+                "SimpleType" | "EnumerationType" => current = element.attribute("name").unwrap().to_string(),
+                "Item" => {
+                    items.entry(current.clone()).or_default().insert(element.attribute("value").unwrap().to_string());
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(items.len(), variables::ENUMERATION_TYPES.len(), "{version}");
+        let enumerations: Vec<_> = model_variables(&xml).into_iter().filter(|(ty, _)| ty == "Enumeration").collect();
+        assert!(!enumerations.is_empty());
+        for (_, attributes) in enumerations {
+            let declared = &items[&attributes["declaredType"]];
+            let start = &attributes["start"];
+            assert!(
+                declared.contains(start),
+                "{version}: start {start} of {} is not an item of {}",
+                attributes["name"],
+                attributes["declaredType"]
+            );
+        }
+    }
+}
+
+#[test]
+fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
+    let outputs: Vec<_> = variables::scalars().iter().filter(|s| s.causality() == Causality::Output).collect();
+    let input_vrs: BTreeSet<String> =
+        variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr.to_string()).collect();
+    assert_eq!(input_vrs.len(), 26);
+
+    let fmi3 = elements(&model_description::fmi3_xml());
+    let listed: Vec<&Element> = fmi3.iter().filter(|e| e.name() == "Output").collect();
+    let initial: Vec<&str> = fmi3.iter().filter(|e| e.name() == "InitialUnknown").map(|e| e.attribute("valueReference").unwrap()).collect();
+    assert_eq!(listed.len(), outputs.len());
+    assert_eq!(initial, outputs.iter().map(|s| s.vr.to_string()).collect::<Vec<_>>());
+    for (element, scalar) in listed.iter().zip(&outputs) {
+        assert_eq!(element.attribute("valueReference").unwrap(), scalar.vr.to_string());
+        let dependencies: Vec<&str> = element.attribute("dependencies").unwrap().split(' ').collect();
+        let kinds: Vec<&str> = element.attribute("dependenciesKind").unwrap().split(' ').collect();
+        assert_eq!(dependencies.len(), kinds.len());
+        assert!(kinds.iter().all(|k| *k == "dependent"));
+        assert!(dependencies.iter().all(|d| input_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
+        let expected = match scalar.variable.dependencies {
+            variables::Dependencies::Poses => 14,
+            _ => 26,
+        };
+        assert_eq!(dependencies.len(), expected, "{}", scalar.name);
+    }
+
+    // FMI 2 names the same scalars by 1-based index.
+    let fmi2 = elements(&model_description::fmi2_xml());
+    let indices: Vec<usize> = fmi2
+        .iter()
+        .filter(|e| e.name() == "Unknown" && e.parent() == "Outputs")
+        .map(|e| e.attribute("index").unwrap().parse().unwrap())
+        .collect();
+    let expected: Vec<usize> =
+        variables::scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output).map(|(i, _)| i + 1).collect();
+    assert_eq!(indices, expected);
+}
+
+#[test]
+fn pose_dependencies_name_existing_inputs() {
+    for name in POSE_INPUTS {
+        let variable = variables::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{name} is not in the table"));
+        assert_eq!(variable.causality, Causality::Input, "{name}");
+    }
+}
+
+#[test]
+fn instantiation_token_is_a_guid_embedded_in_both_files() {
+    let token = variables::instantiation_token();
+    let inner = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')).expect("token in braces");
+    let groups: Vec<&str> = inner.split('-').collect();
+    assert_eq!(groups.iter().map(|g| g.len()).collect::<Vec<_>>(), [8, 4, 4, 4, 12], "{token}");
+    assert!(groups.iter().all(|g| g.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())), "{token}");
+    assert!(model_description::fmi2_xml().contains(&format!("guid=\"{token}\"")));
+    assert!(model_description::fmi3_xml().contains(&format!("instantiationToken=\"{token}\"")));
+}
+
+#[test]
+fn documentation_is_self_contained_and_lists_every_variable_and_item() {
+    for version in ["2.0", "3.0"] {
+        let page = model_description::documentation_html(version);
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        for forbidden in ["http://", "https://", "<link", "<script", "src="] {
+            assert!(!page.contains(forbidden), "the page refers to an external asset ({forbidden})");
+        }
+        for s in variables::scalars() {
+            assert!(page.contains(&format!("<code>{}</code>", s.name)), "{} is missing from the page", s.name);
+        }
+        for ty in variables::ENUMERATION_TYPES {
+            for item in ty.items {
+                assert!(page.contains(&format!("<code>{}</code>", item.name)), "{}.{} is missing", ty.name, item.name);
+            }
+        }
+        assert!(page.contains(&format!("FMI {version}")));
+    }
+}

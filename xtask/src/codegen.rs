@@ -1,0 +1,42 @@
+//! `cargo xtask codegen [--check]`: the committed model descriptions, generated from the table.
+//!
+//! The XML files are committed so that reviewers see interface changes as diffs; `--check` (run by
+//! `cargo xtask test` and before packaging) fails when they no longer match the variable table.
+
+use std::fs;
+
+use contact_force::fmi::model_description;
+
+use crate::{root, Result};
+
+/// Each generated file, relative to the workspace root, with its expected contents.
+fn generated_files() -> [(&'static str, String); 2] {
+    [("modelDescription/fmi2.xml", model_description::fmi2_xml()), ("modelDescription/fmi3.xml", model_description::fmi3_xml())]
+}
+
+pub fn write() -> Result {
+    for (path, contents) in generated_files() {
+        let full = root().join(path);
+        if fs::read_to_string(&full).ok().as_deref() == Some(contents.as_str()) {
+            println!("{path} is up to date");
+            continue;
+        }
+        if let Some(parent) = full.parent() {
+            fs::create_dir_all(parent).map_err(|e| format!("could not create {}: {e}", parent.display()))?;
+        }
+        fs::write(&full, contents).map_err(|e| format!("could not write {path}: {e}"))?;
+        println!("wrote {path}");
+    }
+    Ok(())
+}
+
+pub fn check() -> Result {
+    for (path, contents) in generated_files() {
+        let committed = fs::read_to_string(root().join(path)).unwrap_or_default();
+        if committed != contents {
+            return Err(format!("{path} is stale: run `cargo xtask codegen`"));
+        }
+    }
+    println!("modelDescription/ is up to date");
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! `cargo xtask fmu`: the two FMU archives.
+//!
+//! Each FMI version gets its own release build (`--features fmi2` or `fmi3`) so that its binary
+//! exports exactly that version's functions; the check in [`crate::symbols`] proves it before
+//! anything is packaged. The archives are deterministic: sorted entries, the 1980-01-01 timestamp
+//! and fixed permissions, so that two builds differ only where the binary differs.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use contact_force::fmi::model_description;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, System, ZipWriter};
+
+use crate::symbols::{self, FMI2_FUNCTIONS, FMI3_FUNCTIONS};
+use crate::{cargo, codegen, root, run, target_dir, Result};
+
+/// What differs between the two FMUs.
+struct Flavor {
+    /// Cargo feature that selects the C API.
+    feature: &'static str,
+    fmi_version: &'static str,
+    /// The committed model description that ships.
+    model_description: &'static str,
+    /// Platform folder under binaries/ (FMI 2 and FMI 3 name it differently).
+    platform: &'static str,
+    required: &'static [&'static str],
+    /// Prefix of the other version's functions, which must not be exported.
+    forbidden_prefix: &'static str,
+    archive: &'static str,
+}
+
+const FLAVORS: [Flavor; 2] = [
+    Flavor {
+        feature: "fmi2",
+        fmi_version: "2.0",
+        model_description: "modelDescription/fmi2.xml",
+        platform: "linux64",
+        required: &FMI2_FUNCTIONS,
+        forbidden_prefix: "fmi3",
+        archive: "ContactForce-fmi2.fmu",
+    },
+    Flavor {
+        feature: "fmi3",
+        fmi_version: "3.0",
+        model_description: "modelDescription/fmi3.xml",
+        platform: "x86_64-linux",
+        required: &FMI3_FUNCTIONS,
+        forbidden_prefix: "fmi2",
+        archive: "ContactForce-fmi3.fmu",
+    },
+];
+
+/// Where the FMUs are written (target/fmu).
+pub fn output_dir() -> PathBuf {
+    target_dir().join("fmu")
+}
+
+pub fn build() -> Result {
+    if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        return Err("packaging supports x86_64 Linux only (binaries/linux64 and binaries/x86_64-linux)".to_string());
+    }
+    // The committed XML is what ships, so a stale file is an error rather than silently regenerated.
+    codegen::check()?;
+
+    let mut libraries = Vec::new();
+    let mut problems = Vec::new();
+    for flavor in &FLAVORS {
+        let library = build_library(flavor)?;
+        let exported = symbols::exported_functions(&library)?;
+        let what = format!("the {} build ({})", flavor.feature, library.display());
+        if let Err(problem) = symbols::check_exports(&exported, flavor.required, flavor.forbidden_prefix, &what) {
+            problems.push(problem);
+        }
+        libraries.push(library);
+    }
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+
+    fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
+    for (flavor, library) in FLAVORS.iter().zip(&libraries) {
+        let archive = output_dir().join(flavor.archive);
+        package(flavor, library, &archive)?;
+        println!("wrote {}", archive.display());
+    }
+    Ok(())
+}
+
+/// Builds the release library with one FMI version's API and copies it to a staging folder, since
+/// the next build overwrites target/release/libcontact_force.so.
+fn build_library(flavor: &Flavor) -> Result<PathBuf> {
+    println!("==> building the {} library (release)", flavor.feature);
+    run(cargo()
+        .args(["build", "--release", "--lib", "--package", "contact_force", "--no-default-features", "--features", flavor.feature])
+        .current_dir(root()))?;
+    let built = target_dir().join("release").join("libcontact_force.so");
+    let staging = target_dir().join("xtask").join(flavor.feature);
+    fs::create_dir_all(&staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
+    let staged = staging.join(format!("{}.so", contact_force::variables::MODEL_IDENTIFIER));
+    fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
+    Ok(staged)
+}
+
+/// Writes the FMU archive for `flavor` with `library` as its binary.
+fn package(flavor: &Flavor, library: &Path, archive: &Path) -> Result {
+    let read = |path: &Path| fs::read(path).map_err(|e| format!("could not read {}: {e}", path.display()));
+    let identifier = contact_force::variables::MODEL_IDENTIFIER;
+    let mut entries: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
+    entries.insert("modelDescription.xml".to_string(), (read(&root().join(flavor.model_description))?, 0o644));
+    entries.insert(format!("binaries/{}/{identifier}.so", flavor.platform), (read(library)?, 0o755));
+    entries.insert("documentation/index.html".to_string(), (model_description::documentation_html(flavor.fmi_version).into_bytes(), 0o644));
+    let bytes = zip_archive(&entries).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
+    // Write next to the target and rename, so an interrupted run never leaves a truncated FMU.
+    let partial = archive.with_extension("fmu.partial");
+    fs::write(&partial, bytes).map_err(|e| format!("could not write {}: {e}", partial.display()))?;
+    fs::rename(&partial, archive).map_err(|e| format!("could not write {}: {e}", archive.display()))
+}
+
+/// A deterministic zip of `entries` (name -> contents, Unix permissions), in name order.
+fn zip_archive(entries: &BTreeMap<String, (Vec<u8>, u32)>) -> zip::result::ZipResult<Vec<u8>> {
+    let mut zip = ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, (contents, permissions)) in entries {
+        let options = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .last_modified_time(DateTime::DEFAULT)
+            .system(System::Unix)
+            .unix_permissions(*permissions);
+        zip.start_file(name.as_str(), options)?;
+        zip.write_all(contents)?;
+    }
+    Ok(zip.finish()?.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> BTreeMap<String, (Vec<u8>, u32)> {
+        let mut entries = BTreeMap::new();
+        entries.insert("modelDescription.xml".to_string(), (b"<xml/>".to_vec(), 0o644));
+        entries.insert("binaries/linux64/ContactForce.so".to_string(), (vec![7; 1000], 0o755));
+        entries
+    }
+
+    #[test]
+    fn archives_of_the_same_entries_are_byte_identical() {
+        assert_eq!(zip_archive(&sample()).unwrap(), zip_archive(&sample()).unwrap());
+    }
+
+    #[test]
+    fn archive_entries_are_sorted_and_dated_1980() {
+        let bytes = zip_archive(&sample()).unwrap();
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut in_order = Vec::new();
+        for i in 0..archive.len() {
+            let file = archive.by_index(i).unwrap();
+            assert_eq!(file.last_modified(), Some(DateTime::DEFAULT));
+            in_order.push(file.name().unwrap().to_string());
+        }
+        let mut sorted = in_order.clone();
+        sorted.sort();
+        assert_eq!(in_order.len(), 2);
+        assert_eq!(in_order, sorted);
+    }
+}
