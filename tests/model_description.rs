@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use contact_force::fmi::model_description::{self, POSE_INPUTS};
+use contact_force::fmi::model_description;
+use contact_force::variables::POSE_INPUTS;
 use contact_force::variables::{self, Causality};
 use quick_xml::events::Event;
 use quick_xml::{Reader, XmlVersion};

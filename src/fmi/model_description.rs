@@ -17,20 +17,10 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
 use quick_xml::name::QName;
 use quick_xml::Writer;
 
-use crate::variables::{self, Causality, Dependencies, Scalar, ValueType, Variable};
-
-/// Log categories, declared in both model descriptions and used by the logger.
-pub const LOG_CATEGORIES: &[(&str, &str)] = &[
-    ("logEvents", "Lifecycle and step information"),
-    ("logStatusWarning", "Warnings"),
-    ("logStatusDiscard", "Discarded steps"),
-    ("logStatusError", "Errors"),
-];
+use super::logger::LOG_CATEGORIES;
+use crate::variables::{self, Causality, Scalar, ValueType};
 
 pub const GENERATION_TOOL: &str = "ContactForce xtask codegen";
-
-/// The inputs that geometry-only outputs (`Dependencies::Poses`) depend on.
-pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "frame_b.q"];
 
 /// A unit with its SI base-unit exponents (kg, m, s, rad).
 struct UnitDefinition {
@@ -234,23 +224,13 @@ fn type_attributes(s: &Scalar) -> Attributes<'static> {
     out
 }
 
-/// The inputs an output depends on, in table order.
-pub fn output_dependencies(variable: &Variable) -> Vec<&'static Scalar> {
-    let inputs = variables::scalars().iter().filter(|s| s.causality() == Causality::Input);
-    match variable.dependencies {
-        Dependencies::None => Vec::new(),
-        Dependencies::AllInputs => inputs.collect(),
-        Dependencies::Poses => inputs.filter(|s| POSE_INPUTS.contains(&s.variable.name)).collect(),
-    }
-}
-
 fn outputs() -> impl Iterator<Item = (usize, &'static Scalar)> {
     variables::scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output)
 }
 
 /// `dependencies` and `dependenciesKind` of an output, each dependency named by `key`.
 fn dependency_attributes(s: &Scalar, key: impl Fn(&Scalar) -> u32) -> Attributes<'static> {
-    let dependencies = output_dependencies(s.variable);
+    let dependencies = variables::dependencies_of(s);
     let list: Vec<String> = dependencies.iter().map(|d| key(d).to_string()).collect();
     vec![("dependencies", list.join(" ")), ("dependenciesKind", vec!["dependent"; list.len()].join(" "))]
 }
