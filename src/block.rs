@@ -398,7 +398,7 @@ impl Block {
                 normal_force += pf.normal_force;
                 weighted_point += pf.point_w * pf.normal_force;
             }
-            if deepest.as_ref().map_or(true, |(_, d)| pf.separation < d.separation) {
+            if deepest.as_ref().is_none_or(|(_, d)| pf.separation < d.separation) {
                 deepest = Some((*cp, pf));
             }
         }

@@ -169,7 +169,7 @@ pub unsafe extern "C" fn fmi2Instantiate(
         let functions = unsafe { &*functions };
         // SAFETY: a C string or null, by the standard.
         let name = unsafe { c_str(instanceName, "instanceName") };
-        let logger = Logger::fmi2(functions.logger, functions.component_environment, *name.as_ref().unwrap_or(&""), loggingOn != 0);
+        let logger = Logger::fmi2(functions.logger, functions.component_environment, name.as_ref().unwrap_or(&""), loggingOn != 0);
         let fail = |message: String| {
             logger.log(Status::Error, &format!("fmi2Instantiate: {message}"));
             std::ptr::null_mut()
@@ -194,7 +194,7 @@ pub unsafe extern "C" fn fmi2Instantiate(
         let mut resources = None;
         if !fmuResourceLocation.is_null() {
             // SAFETY: non-null C string by the standard.
-            match unsafe { c_str(fmuResourceLocation, "fmuResourceLocation") }.and_then(|uri| resources::from_fmi2_uri(uri)) {
+            match unsafe { c_str(fmuResourceLocation, "fmuResourceLocation") }.and_then(resources::from_fmi2_uri) {
                 Ok(path) => resources = Some(path),
                 Err(e) => logger.log(Status::Warning, &format!("fmi2Instantiate: {e}; geometry files must then be absolute paths")),
             }
