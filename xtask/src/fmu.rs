@@ -26,6 +26,8 @@ struct Flavor {
     model_description: &'static str,
     /// Platform folder under binaries/ (FMI 2 and FMI 3 name it differently).
     platform: &'static str,
+    /// Entry point of the documentation: FMI 2 names it _main.html, FMI 3 index.html.
+    documentation: &'static str,
     required: &'static [&'static str],
     /// Prefix of the other version's functions, which must not be exported.
     forbidden_prefix: &'static str,
@@ -38,6 +40,7 @@ const FLAVORS: [Flavor; 2] = [
         fmi_version: "2.0",
         model_description: "modelDescription/fmi2.xml",
         platform: "linux64",
+        documentation: "documentation/_main.html",
         required: &FMI2_FUNCTIONS,
         forbidden_prefix: "fmi3",
         archive: "ContactForce-fmi2.fmu",
@@ -47,6 +50,7 @@ const FLAVORS: [Flavor; 2] = [
         fmi_version: "3.0",
         model_description: "modelDescription/fmi3.xml",
         platform: "x86_64-linux",
+        documentation: "documentation/index.html",
         required: &FMI3_FUNCTIONS,
         forbidden_prefix: "fmi2",
         archive: "ContactForce-fmi3.fmu",
@@ -111,7 +115,7 @@ fn package(flavor: &Flavor, library: &Path, archive: &Path) -> Result {
     let mut entries: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     entries.insert("modelDescription.xml".to_string(), (read(&root().join(flavor.model_description))?, 0o644));
     entries.insert(format!("binaries/{}/{identifier}.so", flavor.platform), (read(library)?, 0o755));
-    entries.insert("documentation/index.html".to_string(), (model_description::documentation_html(flavor.fmi_version).into_bytes(), 0o644));
+    entries.insert(flavor.documentation.to_string(), (model_description::documentation_html(flavor.fmi_version).into_bytes(), 0o644));
     let bytes = zip_archive(&entries).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     // Write next to the target and rename, so an interrupted run never leaves a truncated FMU.
     let partial = archive.with_extension("fmu.partial");
