@@ -1,0 +1,208 @@
+//! The contact block: a geometry pair and its laws, from the two bodies' inputs to the outputs.
+//!
+//! [`Parameters`], [`Inputs`] and [`Outputs`] hold the user-facing values exactly as the interface
+//! names them (shared/spec/interface.md); their `Default` impls are the documented defaults.
+//! [`Block::new`] validates the parameters once, when initialisation ends, and turns them into
+//! typed physics; [`Block::evaluate`] is the per-call work.
+
+mod parameters;
+
+pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
+
+
+use crate::physics::contact::{self, PointForce};
+use crate::physics::friction::FrictionLaw;
+use crate::physics::geometry::{ContactPoint, GeometryPair};
+use crate::physics::math::{rotation_from_wxyz, BodyState, Pose, Vec3};
+use crate::physics::normal::NormalLaw;
+
+/// Quaternion norms further than this from 1 are normalised with a warning.
+pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
+
+/// Pose and twist of one body's frame, resolved in W.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub r_0: [f64; 3],
+    /// (w, x, y, z), rotates body-frame vectors into W.
+    pub q: [f64; 4],
+    pub v_0: [f64; 3],
+    pub w_0: [f64; 3],
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { r_0: [0.0; 3], q: [1.0, 0.0, 0.0, 0.0], v_0: [0.0; 3], w_0: [0.0; 3] }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    pub frame_a: Frame,
+    pub frame_b: Frame,
+}
+
+/// Force [N] and torque [N.m] about the body frame origin, resolved in W.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Wrench {
+    pub f_0: [f64; 3],
+    pub t_0: [f64; 3],
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outputs {
+    pub frame_a: Wrench,
+    pub frame_b: Wrench,
+    pub active: bool,
+    pub points: i64,
+    pub separation: f64,
+    pub normal_force: f64,
+    pub friction_force: f64,
+    pub p_0: [f64; 3],
+    pub n_0: [f64; 3],
+    pub slip_speed: f64,
+    pub sticking: bool,
+}
+
+impl Outputs {
+    /// True when every real output is finite.
+    pub fn all_finite(&self) -> bool {
+        let reals = self.frame_a.f_0.iter().chain(&self.frame_a.t_0).chain(&self.frame_b.f_0).chain(&self.frame_b.t_0);
+        reals.chain(&self.p_0).chain(&self.n_0).all(|x| x.is_finite())
+            && [self.separation, self.normal_force, self.friction_force, self.slip_speed].iter().all(|x| x.is_finite())
+    }
+}
+
+/// An input the block cannot evaluate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputError {
+    pub variable: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.variable, self.message)
+    }
+}
+
+/// Things worth a one-time warning that an evaluation noticed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// `frame_a.q` has a norm further than [`QUATERNION_NORM_TOLERANCE`] from 1.
+    pub frame_a_q_not_unit: bool,
+    pub frame_b_q_not_unit: bool,
+    /// A contact point is deeper than `normal.max_depth`.
+    pub passed_through: bool,
+}
+
+/// The validated, typed block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pair: GeometryPair,
+    /// Geometry frames in the body frames.
+    offset_a: Pose,
+    offset_b: Pose,
+    normal_law: NormalLaw,
+    friction_law: FrictionLaw,
+    max_depth: f64,
+}
+
+impl Block {
+    /// Validates every parameter and builds the block; also returns warnings worth logging.
+    pub fn new(p: &Parameters) -> Result<(Block, Vec<String>), ParameterError> {
+        let (v, warnings) = p.validate()?;
+        let block = Block {
+            pair: v.pair,
+            offset_a: v.offset_a,
+            offset_b: v.offset_b,
+            normal_law: v.normal_law,
+            friction_law: v.friction_law,
+            max_depth: v.max_depth,
+        };
+        Ok((block, warnings))
+    }
+
+    pub fn pair(&self) -> &GeometryPair {
+        &self.pair
+    }
+
+    /// Evaluates the contact for `inputs` into `out`. `scratch` holds the contact points; it is
+    /// cleared and reused, so a warm call allocates nothing.
+    pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, out: &mut Outputs) -> Result<Notes, InputError> {
+        let mut notes = Notes::default();
+        let body_a = body_state("frame_a.q", &inputs.frame_a, &mut notes.frame_a_q_not_unit)?;
+        let body_b = body_state("frame_b.q", &inputs.frame_b, &mut notes.frame_b_q_not_unit)?;
+        let geometry_a = body_a.pose.compose(&self.offset_a);
+        let geometry_b = body_b.pose.compose(&self.offset_b);
+        scratch.clear();
+        self.pair.contacts(&geometry_a, &geometry_b, scratch);
+
+        let mut force_b = Vec3::zeros();
+        let mut torque_a = Vec3::zeros();
+        let mut torque_b = Vec3::zeros();
+        let mut friction_sum = Vec3::zeros();
+        let mut weighted_point = Vec3::zeros();
+        let mut normal_force = 0.0;
+        let mut points = 0;
+        // The deepest point stands for the contact when no point carries force.
+        let mut deepest: Option<(ContactPoint, PointForce)> = None;
+        for cp in scratch.iter() {
+            let pf = contact::evaluate(cp, &body_a, &body_b, &self.normal_law, &self.friction_law, self.max_depth);
+            notes.passed_through |= pf.passed_through;
+            let f = pf.force_on_b_w();
+            force_b += f;
+            torque_b += (pf.point_w - body_b.pose.r).cross(&f);
+            torque_a -= (pf.point_w - body_a.pose.r).cross(&f);
+            friction_sum += pf.friction_force_w;
+            if pf.normal_force > 0.0 {
+                points += 1;
+                normal_force += pf.normal_force;
+                weighted_point += pf.point_w * pf.normal_force;
+            }
+            if deepest.as_ref().is_none_or(|(_, d)| pf.separation < d.separation) {
+                deepest = Some((*cp, pf));
+            }
+        }
+
+        out.frame_b = Wrench { f_0: force_b.into(), t_0: torque_b.into() };
+        out.frame_a = Wrench { f_0: (-force_b).into(), t_0: torque_a.into() };
+        out.active = points > 0;
+        out.points = points;
+        out.normal_force = normal_force;
+        out.friction_force = friction_sum.norm();
+        out.sticking = false;
+        match deepest {
+            Some((cp, pf)) => {
+                let p_0 = if normal_force > 0.0 {
+                    weighted_point / normal_force
+                } else if cp.separation < 0.0 {
+                    pf.point_w
+                } else {
+                    cp.p_a_w
+                };
+                let n = pf.normal_ab_w;
+                let v_rel = body_b.velocity_at(&p_0) - body_a.velocity_at(&p_0);
+                out.separation = cp.separation;
+                out.p_0 = p_0.into();
+                out.n_0 = n.into();
+                out.slip_speed = (v_rel - n * v_rel.dot(&n)).norm();
+            }
+            None => {
+                out.separation = f64::MAX;
+                out.p_0 = [0.0; 3];
+                out.n_0 = [0.0, 0.0, 1.0];
+                out.slip_speed = 0.0;
+            }
+        }
+        Ok(notes)
+    }
+}
+
+fn body_state(q_name: &'static str, frame: &Frame, not_unit: &mut bool) -> Result<BodyState, InputError> {
+    let (q, norm) = rotation_from_wxyz(&frame.q).ok_or_else(|| InputError {
+        variable: q_name,
+        message: format!("the quaternion {:?} is zero or not finite", frame.q),
+    })?;
+    *not_unit = (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE;
+    Ok(BodyState { pose: Pose { r: Vec3::from(frame.r_0), q }, v: Vec3::from(frame.v_0), w: Vec3::from(frame.w_0) })
+}
