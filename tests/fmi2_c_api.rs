@@ -275,14 +275,14 @@ fn invalid_parameters_are_refused_when_initialisation_ends() {
     let cases: [(&str, f64, &str); 4] = [
         ("geometry_b.radius", -0.1, "geometry_b.radius = -0.1: must be >= 0"),
         ("geometry_b.radius", 0.0, "a sphere needs a radius > 0"),
-        ("normal.law", 5.0, "normal.law = Impact: not supported yet"),
+        ("geometry_b.shape", 3.0, "geometry_b.shape = Box: not supported yet"),
         ("normal.stiffness", -1.0, "normal.stiffness = -1: must be >= 0"),
     ];
     for (name, value, message) in cases {
         let fmu = Fmu::new();
         // SAFETY: a live instance.
         unsafe {
-            let status = if name == "normal.law" {
+            let status = if name == "geometry_b.shape" {
                 fmi2SetInteger(fmu.c, &vr(name), 1, &(value as c_int))
             } else {
                 fmu.set(name, value)

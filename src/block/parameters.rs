@@ -1,11 +1,14 @@
 //! The block's parameters as users set them, their documented defaults, and their validation into
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
-use crate::physics::friction::{FrictionLaw, FrictionLawKind, TanhFriction};
+use crate::physics::friction::{AdamsCoulomb, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::GeometryPair;
 use crate::physics::math::{rotation_from_wxyz, Pose, Vec3};
-use crate::physics::normal::{HuntCrossley, LinearSpringDamper, NormalLaw, NormalLawKind, RestitutionModel};
+use crate::physics::normal::{
+    GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, RestitutionModel,
+    SmoothSpringDamper,
+};
 use crate::physics::shape::{Shape, ShapeKind};
 
 use super::QUATERNION_NORM_TOLERANCE;
@@ -205,6 +208,11 @@ fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
             non_negative("normal.damping", p.damping)?;
             Ok(NormalLaw::LinearSpringDamper(LinearSpringDamper { stiffness: p.stiffness, damping: p.damping }))
         }
+        NormalLawKind::LimitedDamper => {
+            non_negative("normal.stiffness", p.stiffness)?;
+            non_negative("normal.damping", p.damping)?;
+            Ok(NormalLaw::LimitedDamper(LimitedDamper { stiffness: p.stiffness, damping: p.damping }))
+        }
         NormalLawKind::HuntCrossley => {
             non_negative("normal.stiffness", p.stiffness)?;
             non_negative("normal.damping", p.damping)?;
@@ -219,8 +227,59 @@ fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
                 velocity_exponent: p.velocity_exponent,
             }))
         }
+        NormalLawKind::SmoothSpringDamper => {
+            non_negative("normal.stiffness", p.stiffness)?;
+            non_negative("normal.damping", p.damping)?;
+            check("normal.transition_width", p.transition_width, p.transition_width > 0.0, "must be > 0 (SmoothSpringDamper)")?;
+            Ok(NormalLaw::SmoothSpringDamper(SmoothSpringDamper {
+                stiffness: p.stiffness,
+                damping: p.damping,
+                transition_width: p.transition_width,
+            }))
+        }
+        NormalLawKind::Impact => {
+            non_negative("normal.stiffness", p.stiffness)?;
+            // Adams: 0 < EXPONENT (1.5 or higher recommended); the law is continuous for every e > 0.
+            check("normal.exponent", p.exponent, p.exponent > 0.0, "must be > 0 (Impact: Adams EXPONENT)")?;
+            non_negative("normal.damping", p.damping)?;
+            check(
+                "normal.full_damping_depth",
+                p.full_damping_depth,
+                p.full_damping_depth > 0.0,
+                "must be > 0 (Impact: Adams DMAX)",
+            )?;
+            Ok(NormalLaw::Impact(Impact {
+                stiffness: p.stiffness,
+                exponent: p.exponent,
+                max_damping: p.damping,
+                full_damping_depth: p.full_damping_depth,
+            }))
+        }
+        NormalLawKind::GroundModel => {
+            non_negative("normal.stiffness", p.stiffness)?;
+            non_negative("normal.damping", p.damping)?;
+            Ok(NormalLaw::GroundModel(GroundModel { stiffness: p.stiffness, damping: p.damping }))
+        }
         other => Err(refuse("normal.law", other.name(), "not supported yet")),
     }
+}
+
+/// mu_s and mu_d of the laws that use both: finite, >= 0, and `mu_d <= mu_s`.
+fn static_and_dynamic(p: &FrictionParameters) -> Result<(f64, f64), ParameterError> {
+    check("friction.mu_static", p.mu_static, p.mu_static >= 0.0, "must be >= 0")?;
+    check("friction.mu_dynamic", p.mu_dynamic, p.mu_dynamic >= 0.0, "must be >= 0")?;
+    if p.mu_dynamic > p.mu_static {
+        return Err(refuse("friction.mu_dynamic", p.mu_dynamic, format!("must not exceed friction.mu_static = {}", p.mu_static)));
+    }
+    Ok((p.mu_static, p.mu_dynamic))
+}
+
+/// `0 < friction.v_stiction < friction.v_transition`, as Adams and the Makkar curve require.
+fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), ParameterError> {
+    check("friction.v_stiction", p.v_stiction, p.v_stiction > 0.0, &format!("must be > 0 ({law})"))?;
+    let rule = format!("must be > friction.v_stiction = {} ({law}: 0 < v_stiction < v_transition)", p.v_stiction);
+    check("friction.v_transition", p.v_transition, p.v_transition > p.v_stiction, &rule)?;
+    Ok((p.v_stiction, p.v_transition))
 }
 
 fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
@@ -228,15 +287,43 @@ fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
         FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, "is not a friction law number (1 to 7)"))?;
     match kind {
         FrictionLawKind::None => Ok(FrictionLaw::None),
+        FrictionLawKind::SmoothStickSlip => {
+            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
+            check("friction.v_stiction", p.v_stiction, p.v_stiction > 0.0, "must be > 0 (SmoothStickSlip: critical velocity)")?;
+            Ok(FrictionLaw::SmoothStickSlip(SmoothStickSlip { mu_static, mu_dynamic, critical_speed: p.v_stiction }))
+        }
+        FrictionLawKind::AdamsCoulomb => {
+            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
+            let (stiction_speed, transition_speed) = ordered_speeds(p, "AdamsCoulomb")?;
+            Ok(FrictionLaw::AdamsCoulomb(AdamsCoulomb { mu_static, mu_dynamic, stiction_speed, transition_speed }))
+        }
         FrictionLawKind::Tanh => {
             check("friction.mu_dynamic", p.mu_dynamic, p.mu_dynamic >= 0.0, "must be >= 0")?;
             check("friction.tanh_gain", p.tanh_gain, p.tanh_gain > 0.0, "must be > 0")?;
             Ok(FrictionLaw::Tanh(TanhFriction { mu: p.mu_dynamic, gain: p.tanh_gain }))
         }
+        FrictionLawKind::Stribeck => {
+            let (mu_static, mu_kinetic) = static_and_dynamic(p)?;
+            let (ve1, ve2) = ordered_speeds(p, "Stribeck")?;
+            check("friction.viscous", p.viscous, p.viscous >= 0.0, "must be >= 0")?;
+            let law = Stribeck::new(mu_static, mu_kinetic, ve1, ve2, p.viscous);
+            // Friction that pushes along the slip is not physical; refuse rather than clip.
+            if let Some((speed, lowest)) = law.negative_mu() {
+                return Err(ParameterError {
+                    variable: "friction.mu_static, friction.mu_dynamic, friction.v_stiction, friction.v_transition, friction.viscous"
+                        .to_string(),
+                    value: format!("{mu_static}, {mu_kinetic}, {ve1}, {ve2}, {}", p.viscous),
+                    rule: format!(
+                        "the Stribeck curve mu(v) must not be negative, but mu({speed:.3e} m/s) = {lowest:.3e} \
+                         (make v_transition larger relative to v_stiction, or friction.viscous smaller)"
+                    ),
+                });
+            }
+            Ok(FrictionLaw::Stribeck(law))
+        }
         other => Err(refuse("friction.law", other.name(), "not supported yet")),
     }
 }
-
 
 /// Parameters checked and turned into typed physics.
 #[derive(Clone, Debug, PartialEq)]

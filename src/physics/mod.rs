@@ -14,3 +14,4 @@ pub mod material;
 pub mod math;
 pub mod normal;
 pub mod shape;
+pub mod step;

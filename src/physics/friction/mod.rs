@@ -2,10 +2,18 @@
 //!
 //! For the velocity-based laws `f_t = -mu(v) f_n v_t / v` with `v = |v_t|`; each law provides the
 //! ratio `mu(v) / v` in a form that stays finite as `v -> 0`, so that no direction is ever divided
-//! by zero and `|f_t| <= mu_max f_n` holds everywhere.
+//! by zero and `|f_t| = mu(v) f_n` holds everywhere. No law is clipped: each law's doc comment
+//! states its largest mu (mu_s for SmoothStickSlip and AdamsCoulomb; Stribeck with a viscous
+//! term grows without bound).
 
+mod adams_coulomb;
+mod smooth_stick_slip;
+mod stribeck;
 mod tanh;
 
+pub use adams_coulomb::AdamsCoulomb;
+pub use smooth_stick_slip::SmoothStickSlip;
+pub use stribeck::Stribeck;
 pub use tanh::TanhFriction;
 
 use super::enums::stable_enum;
@@ -35,7 +43,10 @@ stable_enum! {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FrictionLaw {
     None,
+    SmoothStickSlip(SmoothStickSlip),
+    AdamsCoulomb(AdamsCoulomb),
     Tanh(TanhFriction),
+    Stribeck(Stribeck),
 }
 
 impl FrictionLaw {
@@ -47,7 +58,10 @@ impl FrictionLaw {
         }
         let mu_over_speed = match self {
             FrictionLaw::None => return Vec3::zeros(),
+            FrictionLaw::SmoothStickSlip(law) => law.mu_over_speed(slip_velocity.norm()),
+            FrictionLaw::AdamsCoulomb(law) => law.mu_over_speed(slip_velocity.norm()),
             FrictionLaw::Tanh(law) => law.mu_over_speed(slip_velocity.norm()),
+            FrictionLaw::Stribeck(law) => law.mu_over_speed(slip_velocity.norm()),
         };
         slip_velocity * (-normal_force * mu_over_speed)
     }
@@ -55,7 +69,10 @@ impl FrictionLaw {
     pub fn kind(&self) -> FrictionLawKind {
         match self {
             FrictionLaw::None => FrictionLawKind::None,
+            FrictionLaw::SmoothStickSlip(_) => FrictionLawKind::SmoothStickSlip,
+            FrictionLaw::AdamsCoulomb(_) => FrictionLawKind::AdamsCoulomb,
             FrictionLaw::Tanh(_) => FrictionLawKind::Tanh,
+            FrictionLaw::Stribeck(_) => FrictionLawKind::Stribeck,
         }
     }
 }

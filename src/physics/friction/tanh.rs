@@ -21,7 +21,7 @@ impl TanhFriction {
 }
 
 /// `tanh(x) / x`, continued by its value 1 at x = 0.
-fn tanh_over_x(x: f64) -> f64 {
+pub(super) fn tanh_over_x(x: f64) -> f64 {
     if x.abs() < 1e-4 {
         // tanh x = x - x^3/3 + O(x^5): the relative truncation error here is below 1e-17.
         1.0 - x * x / 3.0

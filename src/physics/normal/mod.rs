@@ -3,11 +3,19 @@
 //! `depth = max(0, -separation)` [m]; `depth_rate = -v_rel · n` [m/s], positive while approaching.
 //! Every law is clipped to `f_n >= 0`: contact never pulls.
 
+mod ground_model;
 mod hunt_crossley;
+mod impact;
+mod limited_damper;
 mod linear_spring_damper;
+mod smooth_spring_damper;
 
+pub use ground_model::GroundModel;
 pub use hunt_crossley::HuntCrossley;
+pub use impact::Impact;
+pub use limited_damper::LimitedDamper;
 pub use linear_spring_damper::LinearSpringDamper;
+pub use smooth_spring_damper::SmoothSpringDamper;
 
 use super::enums::stable_enum;
 
@@ -47,7 +55,11 @@ stable_enum! {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NormalLaw {
     LinearSpringDamper(LinearSpringDamper),
+    LimitedDamper(LimitedDamper),
     HuntCrossley(HuntCrossley),
+    SmoothSpringDamper(SmoothSpringDamper),
+    Impact(Impact),
+    GroundModel(GroundModel),
 }
 
 impl NormalLaw {
@@ -59,14 +71,22 @@ impl NormalLaw {
         }
         match self {
             NormalLaw::LinearSpringDamper(law) => law.force(depth, depth_rate),
+            NormalLaw::LimitedDamper(law) => law.force(depth, depth_rate),
             NormalLaw::HuntCrossley(law) => law.force(depth, depth_rate),
+            NormalLaw::SmoothSpringDamper(law) => law.force(depth, depth_rate),
+            NormalLaw::Impact(law) => law.force(depth, depth_rate),
+            NormalLaw::GroundModel(law) => law.force(depth, depth_rate),
         }
     }
 
     pub fn kind(&self) -> NormalLawKind {
         match self {
             NormalLaw::LinearSpringDamper(_) => NormalLawKind::LinearSpringDamper,
+            NormalLaw::LimitedDamper(_) => NormalLawKind::LimitedDamper,
             NormalLaw::HuntCrossley(_) => NormalLawKind::HuntCrossley,
+            NormalLaw::SmoothSpringDamper(_) => NormalLawKind::SmoothSpringDamper,
+            NormalLaw::Impact(_) => NormalLawKind::Impact,
+            NormalLaw::GroundModel(_) => NormalLawKind::GroundModel,
         }
     }
 }
