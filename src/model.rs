@@ -2,6 +2,7 @@
 //! computed outputs, time, and the typed block built when initialisation ends.
 
 use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters};
+use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
 /// Why outputs could not be produced.
@@ -34,6 +35,11 @@ pub struct Model {
     block: Option<Block>,
     /// Outputs belong to the current inputs, parameters and state.
     outputs_valid: bool,
+    /// State of each contact point for the stateful laws (deflections, onset speeds), indexed
+    /// like the contact points; part of the FMU state.
+    states: Vec<PointState>,
+    /// `states` before the current step, to restore when the step is discarded.
+    states_before: Vec<PointState>,
     /// Contact points of the last evaluation, reused so that warm calls do not allocate.
     scratch: Vec<ContactPoint>,
     /// One-time warnings already given.
@@ -51,6 +57,8 @@ impl Default for Model {
             time: 0.0,
             block: None,
             outputs_valid: false,
+            states: Vec::new(),
+            states_before: Vec::new(),
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
@@ -89,7 +97,7 @@ impl Model {
         if !self.outputs_valid {
             self.build_block().map_err(ModelError::Parameter)?;
             let block = self.block.as_ref().expect("block built above");
-            let notes = block.evaluate(&self.inputs, &mut self.scratch, &mut self.outputs).map_err(ModelError::Input)?;
+            let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
             self.note(notes);
             if !self.outputs.all_finite() {
                 return Err(ModelError::NotFinite(format!(
@@ -120,13 +128,35 @@ impl Model {
         }
     }
 
-    /// Advances from `time` to `time + step` with the inputs held. The laws of this block are
-    /// stateless, so only time moves; the outputs are checked so that a step never ends with
-    /// non-finite results.
+    /// Advances from `time` to `time + step` with the inputs held: the stateful laws integrate
+    /// their point states over the step, and the outputs then belong to `time + step`. A step
+    /// whose results are not finite leaves the state as it was.
     pub fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
         self.update_outputs()?;
+        let block = self.block.as_ref().expect("update_outputs built the block");
+        if block.is_stateful() {
+            self.states_before.clone_from(&self.states);
+            block.advance(&self.inputs, &mut self.scratch, &mut self.states, step).map_err(ModelError::Input)?;
+            self.outputs_valid = false;
+            if let Err(e) = self.update_outputs() {
+                std::mem::swap(&mut self.states, &mut self.states_before);
+                self.outputs_valid = false;
+                return Err(e);
+            }
+        }
         self.time += step;
         Ok(())
+    }
+
+    /// The contact points' states (part of the FMU state).
+    pub fn point_states(&self) -> &[PointState] {
+        &self.states
+    }
+
+    /// Replaces the contact points' states (restoring an FMU state).
+    pub fn set_point_states(&mut self, states: Vec<PointState>) {
+        self.states = states;
+        self.outputs_valid = false;
     }
 
     /// Warnings collected since the last call, for the caller to log.

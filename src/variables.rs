@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use crate::block::{GeometryParameters, Wrench};
 use crate::model::{Model, ModelError};
+use crate::physics::contact::PointState;
 use crate::physics::enums::EnumItem;
 use crate::physics::friction::FrictionLawKind;
 use crate::physics::material::MaterialPair;
@@ -832,6 +833,7 @@ const STATE_MAGIC: &[u8; 8] = b"CFSTATE1";
 /// Serializes the parameters, inputs and time of `model`: magic, token hash, values in table
 /// order, and an FNV-1a checksum of everything before it.
 pub fn serialize(model: &mut Model) -> Vec<u8> {
+    // Sized for the table; point states add 33 bytes each.
     let mut out = Vec::with_capacity(2048);
     out.extend_from_slice(STATE_MAGIC);
     out.extend_from_slice(&fnv1a(0xcbf2_9ce4_8422_2325, instantiation_token().as_bytes()).to_le_bytes());
@@ -849,6 +851,14 @@ pub fn serialize(model: &mut Model) -> Vec<u8> {
                 out.extend_from_slice(text.as_bytes());
             }
         }
+    }
+    // The stateful laws' point states follow the table's values.
+    out.extend_from_slice(&(model.point_states().len() as u64).to_le_bytes());
+    for state in model.point_states() {
+        for x in state.tangential.deflection.iter().chain(std::iter::once(&state.onset_speed)) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.push(u8::from(state.tangential.slipping));
     }
     let checksum = fnv1a(0xcbf2_9ce4_8422_2325, &out);
     out.extend_from_slice(&checksum.to_le_bytes());
@@ -904,6 +914,25 @@ pub fn deserialize(bytes: &[u8]) -> Result<Model, String> {
             }
         }
     }
+    let count = reader.u64()?;
+    // Each point state takes 33 bytes; a count the bytes cannot hold is damage, not a size.
+    if count > (reader.bytes.len() / 33) as u64 {
+        return Err("the serialized FMU state is truncated".to_string());
+    }
+    let mut states = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        let mut state = PointState::default();
+        for x in state.tangential.deflection.iter_mut() {
+            *x = f64::from_bits(reader.u64()?);
+        }
+        state.onset_speed = f64::from_bits(reader.u64()?);
+        state.tangential.slipping = reader.take(1)?[0] != 0;
+        if !state.onset_speed.is_finite() || state.tangential.deflection.iter().any(|x| !x.is_finite()) {
+            return Err("the serialized FMU state holds a non-finite contact state".to_string());
+        }
+        states.push(state);
+    }
+    model.set_point_states(states);
     if !reader.bytes.is_empty() {
         return Err("the serialized FMU state has trailing bytes".to_string());
     }

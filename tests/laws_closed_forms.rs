@@ -5,7 +5,7 @@
 //! closed forms for a free mass hitting a surface, integrated with a small RK4 integrator.
 
 use contact_force::block::{FrictionParameters, NormalParameters, Parameters};
-use contact_force::physics::friction::{FrictionLaw, FrictionLawKind};
+use contact_force::physics::friction::{FrictionLaw, FrictionLawKind, TangentialState};
 use contact_force::physics::math::Vec3;
 use contact_force::physics::normal::{NormalLaw, NormalLawKind};
 use contact_force::physics::step::step;
@@ -143,7 +143,7 @@ fn every_normal_law_matches_its_formula_on_a_grid_of_depth_and_rate() {
     for (law, formula) in normal_laws_and_formulas() {
         for &d in &depths() {
             for &dd in &rates() {
-                let (got, want) = (law.force(d, dd), formula(d, dd));
+                let (got, want) = (law.force(d, dd, 0.0), formula(d, dd));
                 assert!((got - want).abs() <= 1e-12 * want.abs() + 1e-300, "{:?}: d = {d}, dd = {dd}: {got} vs {want}", law.kind());
             }
         }
@@ -155,10 +155,10 @@ fn normal_force_is_never_negative_and_zero_without_penetration() {
     for (law, _) in normal_laws_and_formulas() {
         for &dd in &rates() {
             for d in [-1e-3, -1e-9, 0.0] {
-                assert_eq!(law.force(d, dd), 0.0, "{:?}: d = {d}, dd = {dd}", law.kind());
+                assert_eq!(law.force(d, dd, 0.0), 0.0, "{:?}: d = {d}, dd = {dd}", law.kind());
             }
             for &d in &depths() {
-                let f = law.force(d, dd);
+                let f = law.force(d, dd, 0.0);
                 assert!(f >= 0.0 && f.is_finite(), "{:?}: d = {d}, dd = {dd}: {f}", law.kind());
             }
         }
@@ -172,7 +172,7 @@ fn force_vanishes_at_first_touch_where_the_law_promises_it() {
     let dd = 10.0;
     for (law, _) in normal_laws_and_formulas() {
         let kind = law.kind();
-        let near = law.force(1e-12, dd);
+        let near = law.force(1e-12, dd, 0.0);
         match kind {
             NormalLawKind::LinearSpringDamper => assert!((near - B * dd).abs() <= 1e-6 * B * dd),
             // LimitedDamper <= 2 k d; SmoothSpringDamper ~ 3 (d/w)^2 b dd; Impact ~ 3 (d/dmax)^2
@@ -181,20 +181,20 @@ fn force_vanishes_at_first_touch_where_the_law_promises_it() {
                 let mut previous = f64::INFINITY;
                 for i in 0..=8 {
                     let d = 1e-4 * 10f64.powi(-i);
-                    let f = law.force(d, dd);
+                    let f = law.force(d, dd, 0.0);
                     assert!(f < previous, "{kind:?}: decreasing towards first touch, d = {d}");
                     previous = f;
                 }
                 // The slowest decay is GroundModel's sqrt(d): a ratio of 1e-4 over eight decades.
-                assert!(near <= 1e-3 * law.force(1e-4, dd), "{kind:?}: f(1e-12) = {near}");
+                assert!(near <= 1e-3 * law.force(1e-4, dd, 0.0), "{kind:?}: f(1e-12) = {near}");
             }
         }
     }
     // HuntCrossley with p = 0 keeps the damping at first touch; with p > 0 it does not.
     let jump = normal_law(NormalLawKind::HuntCrossley, |p| (p.damping, p.damping_exponent, p.velocity_exponent) = (B, 0.0, 1.0));
-    assert!((jump.force(1e-14, dd) - B * dd).abs() <= 1e-3 * B * dd);
+    assert!((jump.force(1e-14, dd, 0.0) - B * dd).abs() <= 1e-3 * B * dd);
     let smooth = normal_law(NormalLawKind::HuntCrossley, |p| (p.damping, p.damping_exponent) = (B, 0.5));
-    assert!(smooth.force(1e-14, dd) <= 1e-6 * B * dd);
+    assert!(smooth.force(1e-14, dd, 0.0) <= 1e-6 * B * dd);
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn force_is_nondecreasing_in_depth_where_the_law_promises_it() {
     for (law, _) in normal_laws_and_formulas() {
         let kind = law.kind();
         for &dd in rates().iter().filter(|&&dd| dd >= 0.0 || everywhere.contains(&kind)) {
-            let forces: Vec<f64> = depths().iter().map(|&d| law.force(d, dd)).collect();
+            let forces: Vec<f64> = depths().iter().map(|&d| law.force(d, dd, 0.0)).collect();
             for pair in forces.windows(2) {
                 assert!(pair[1] >= pair[0] * (1.0 - 1e-15), "{kind:?}: dd = {dd}: {} then {}", pair[0], pair[1]);
             }
@@ -225,19 +225,19 @@ fn impact_damping_follows_the_step_up_to_dmax() {
     let law = normal_law(NormalLawKind::Impact, |p| (p.stiffness, p.damping, p.full_damping_depth) = (0.0, cmax, dmax));
     let dd = 0.5;
     // Without stiffness f_n / dd is the damping coefficient: 0, cmax/2 at dmax/2, cmax from dmax on.
-    assert!((law.force(0.5 * dmax, dd) - 0.5 * cmax * dd).abs() <= 1e-12 * cmax);
-    assert_eq!(law.force(dmax, dd), cmax * dd);
-    assert_eq!(law.force(3.0 * dmax, dd), cmax * dd);
-    assert!(law.force(1e-3 * dmax, dd) <= 3e-6 * cmax * dd * 1.0001);
+    assert!((law.force(0.5 * dmax, dd, 0.0) - 0.5 * cmax * dd).abs() <= 1e-12 * cmax);
+    assert_eq!(law.force(dmax, dd, 0.0), cmax * dd);
+    assert_eq!(law.force(3.0 * dmax, dd, 0.0), cmax * dd);
+    assert!(law.force(1e-3 * dmax, dd, 0.0) <= 3e-6 * cmax * dd * 1.0001);
 }
 
 #[test]
 fn ground_model_carries_force_only_while_the_trial_force_is_positive() {
     // K = 1024, D = 2, d = 1/4: K d + D dd = 0 at dd = -128, exactly representable.
     let law = normal_law(NormalLawKind::GroundModel, |p| (p.stiffness, p.damping) = (1024.0, 2.0));
-    assert_eq!(law.force(0.25, -128.0), 0.0);
-    assert_eq!(law.force(0.25, -200.0), 0.0);
-    assert_eq!(law.force(0.25, -127.0), 0.5 * (256.0 - 254.0));
+    assert_eq!(law.force(0.25, -128.0, 0.0), 0.0);
+    assert_eq!(law.force(0.25, -200.0, 0.0), 0.0);
+    assert_eq!(law.force(0.25, -127.0, 0.0), 0.5 * (256.0 - 254.0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ fn step_is_continuous_with_continuous_slope_and_hits_the_midpoint() {
 /// velocity of speed v along a fixed oblique direction; also checks that it opposes the slip.
 fn mu_through_force(law: &FrictionLaw, speed: f64) -> f64 {
     let direction = Vec3::new(0.6, -0.8, 0.0);
-    let force = law.force(1.0, &(direction * speed));
+    let force = law.force(0.0, 1.0, &(direction * speed), &TangentialState::default()).force;
     assert!(force.iter().all(|x| x.is_finite()), "{:?} at v = {speed}", law.kind());
     if speed > 0.0 {
         let along = force.dot(&direction);
@@ -484,7 +484,7 @@ fn normal_law_parameters_are_checked_with_their_rules() {
     }
     // Adams recommends EXPONENT >= 1.5 but allows any e > 0; so does the block.
     let soft = normal_law(NormalLawKind::Impact, |p| p.exponent = 0.5);
-    assert!(soft.force(1e-6, 0.0) > 0.0);
+    assert!(soft.force(1e-6, 0.0, 0.0) > 0.0);
 }
 
 #[test]
@@ -558,7 +558,7 @@ fn undamped_linear_law_reaches_depth_sqrt_m_over_k_times_v() {
     let (m, k, v0) = (2.0, 1e5, 1.5);
     let law = normal_law(NormalLawKind::LinearSpringDamper, |p| (p.stiffness, p.damping) = (k, 0.0));
     let half_period = std::f64::consts::PI * (m / k).sqrt();
-    let run = bounce(&|d, dd| law.force(d, dd), m, v0, half_period / 20000.0, 3.0 * half_period);
+    let run = bounce(&|d, dd| law.force(d, dd, 0.0), m, v0, half_period / 20000.0, 3.0 * half_period);
     let expected = (m / k).sqrt() * v0;
     assert!((run.max_depth - expected).abs() <= 1e-6 * expected, "{} vs {expected}", run.max_depth);
     // Energy is conserved: it leaves at the speed it came.
@@ -571,7 +571,7 @@ fn pure_damper_reaches_depth_m_over_b_times_v() {
     let (m, b, v0) = (0.5, 300.0, 2.0);
     let law = normal_law(NormalLawKind::LinearSpringDamper, |p| (p.stiffness, p.damping) = (0.0, b));
     let tau = m / b;
-    let run = bounce(&|d, dd| law.force(d, dd), m, v0, tau / 2000.0, 30.0 * tau);
+    let run = bounce(&|d, dd| law.force(d, dd, 0.0), m, v0, tau / 2000.0, 30.0 * tau);
     let expected = m / b * v0;
     assert!(run.exit_speed.is_none());
     assert!((run.max_depth - expected).abs() <= 1e-6 * expected, "{} vs {expected}", run.max_depth);
@@ -612,7 +612,7 @@ fn clipped_linear_law_restitution_is_at_least_the_formula_and_matches_its_own_cl
         let (b, a, w) = oscillator(m, k, zeta);
         let law = law_for(b);
         let h = std::f64::consts::PI / w / 20000.0;
-        let e = bounce(&|d, dd| law.force(d, dd), m, v0, h, 1.0).exit_speed.unwrap() / v0;
+        let e = bounce(&|d, dd| law.force(d, dd, 0.0), m, v0, h, 1.0).exit_speed.unwrap() / v0;
         let theta = (b * w).atan2(-(k - b * a));
         let closed = -(-a * theta / w).exp() * (theta.cos() - a / w * theta.sin());
         let unclipped = (-zeta * std::f64::consts::PI / (1.0 - zeta * zeta).sqrt()).exp();
@@ -637,7 +637,7 @@ fn hunt_crossley_restitution_is_one_minus_two_thirds_alpha_v0_for_small_speeds()
         });
         let max_depth = ((n + 1.0) * m * v0 * v0 / (2.0 * k)).powf(1.0 / (n + 1.0));
         let time_scale = max_depth / v0;
-        let e = bounce(&|d, dd| law.force(d, dd), m, v0, time_scale / 4000.0, 100.0 * time_scale).exit_speed.unwrap() / v0;
+        let e = bounce(&|d, dd| law.force(d, dd, 0.0), m, v0, time_scale / 4000.0, 100.0 * time_scale).exit_speed.unwrap() / v0;
         let first_order = 1.0 - 2.0 / 3.0 * alpha_v0;
         let remainder = (e - first_order).abs();
         assert!(remainder <= 0.5 * alpha_v0 * alpha_v0, "alpha v0 = {alpha_v0}: e = {e}, 1 - 2/3 alpha v0 = {first_order}");

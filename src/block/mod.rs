@@ -10,11 +10,9 @@ mod parameters;
 pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
 
 
-use crate::physics::contact::{self, PointForce};
-use crate::physics::friction::FrictionLaw;
+use crate::physics::contact::{self, Laws, PointForce, PointState};
 use crate::physics::geometry::{ContactPoint, GeometryPair};
 use crate::physics::math::{rotation_from_wxyz, BodyState, Pose, Vec3};
-use crate::physics::normal::NormalLaw;
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
 pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
@@ -102,9 +100,9 @@ pub struct Block {
     /// Geometry frames in the body frames.
     offset_a: Pose,
     offset_b: Pose,
-    normal_law: NormalLaw,
-    friction_law: FrictionLaw,
-    max_depth: f64,
+    laws: Laws,
+    /// Largest internal sub-step [s] of the stateful laws.
+    max_step: f64,
 }
 
 impl Block {
@@ -115,9 +113,8 @@ impl Block {
             pair: v.pair,
             offset_a: v.offset_a,
             offset_b: v.offset_b,
-            normal_law: v.normal_law,
-            friction_law: v.friction_law,
-            max_depth: v.max_depth,
+            laws: Laws { normal: v.normal_law, friction: v.friction_law, max_depth: v.max_depth },
+            max_step: v.solver_max_step,
         };
         Ok((block, warnings))
     }
@@ -126,16 +123,50 @@ impl Block {
         &self.pair
     }
 
-    /// Evaluates the contact for `inputs` into `out`. `scratch` holds the contact points; it is
-    /// cleared and reused, so a warm call allocates nothing.
-    pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, out: &mut Outputs) -> Result<Notes, InputError> {
-        let mut notes = Notes::default();
+    /// True when the laws keep a state per contact point that DoStep must advance.
+    pub fn is_stateful(&self) -> bool {
+        self.laws.is_stateful()
+    }
+
+    /// The bodies' states and the contact points for `inputs` (points into `scratch`).
+    fn locate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, notes: &mut Notes) -> Result<(BodyState, BodyState), InputError> {
         let body_a = body_state("frame_a.q", &inputs.frame_a, &mut notes.frame_a_q_not_unit)?;
         let body_b = body_state("frame_b.q", &inputs.frame_b, &mut notes.frame_b_q_not_unit)?;
         let geometry_a = body_a.pose.compose(&self.offset_a);
         let geometry_b = body_b.pose.compose(&self.offset_b);
         scratch.clear();
         self.pair.contacts(&geometry_a, &geometry_b, scratch);
+        Ok((body_a, body_b))
+    }
+
+    /// Advances the per-point states over `h` [s] with `inputs` held, in equal sub-steps no larger
+    /// than `solver.max_step`. `states` is indexed like the contact points and grows as needed.
+    pub fn advance(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &mut Vec<PointState>, h: f64) -> Result<(), InputError> {
+        if !self.is_stateful() {
+            return Ok(());
+        }
+        let (body_a, body_b) = self.locate(inputs, scratch, &mut Notes::default())?;
+        if states.len() < scratch.len() {
+            states.resize(scratch.len(), PointState::default());
+        }
+        let substeps = (h / self.max_step).ceil().max(1.0);
+        let substep = h / substeps;
+        for (cp, state) in scratch.iter().zip(states.iter_mut()) {
+            // With the inputs held the point's depth, rates and normal force do not change over
+            // the step (a Restitution onset speed is frozen to the same approach speed).
+            let at = contact::evaluate(cp, &body_a, &body_b, &self.laws, state);
+            for _ in 0..substeps as u64 {
+                contact::advance(&at, &self.laws, state, substep);
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates the contact for `inputs` and the points' `states` into `out`. `scratch` holds
+    /// the contact points; it is cleared and reused, so a warm call allocates nothing.
+    pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
+        let mut notes = Notes::default();
+        let (body_a, body_b) = self.locate(inputs, scratch, &mut notes)?;
 
         let mut force_b = Vec3::zeros();
         let mut torque_a = Vec3::zeros();
@@ -144,10 +175,12 @@ impl Block {
         let mut weighted_point = Vec3::zeros();
         let mut normal_force = 0.0;
         let mut points = 0;
+        let mut sticking = true;
         // The deepest point stands for the contact when no point carries force.
         let mut deepest: Option<(ContactPoint, PointForce)> = None;
-        for cp in scratch.iter() {
-            let pf = contact::evaluate(cp, &body_a, &body_b, &self.normal_law, &self.friction_law, self.max_depth);
+        for (i, cp) in scratch.iter().enumerate() {
+            let state = states.get(i).copied().unwrap_or_default();
+            let pf = contact::evaluate(cp, &body_a, &body_b, &self.laws, &state);
             notes.passed_through |= pf.passed_through;
             let f = pf.force_on_b_w();
             force_b += f;
@@ -158,6 +191,7 @@ impl Block {
                 points += 1;
                 normal_force += pf.normal_force;
                 weighted_point += pf.point_w * pf.normal_force;
+                sticking &= pf.sticking == Some(true);
             }
             if deepest.as_ref().is_none_or(|(_, d)| pf.separation < d.separation) {
                 deepest = Some((*cp, pf));
@@ -170,7 +204,7 @@ impl Block {
         out.points = points;
         out.normal_force = normal_force;
         out.friction_force = friction_sum.norm();
-        out.sticking = false;
+        out.sticking = points > 0 && sticking;
         match deepest {
             Some((cp, pf)) => {
                 let p_0 = if normal_force > 0.0 {

@@ -1,13 +1,13 @@
 //! The block's parameters as users set them, their documented defaults, and their validation into
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
-use crate::physics::friction::{AdamsCoulomb, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stribeck, TanhFriction};
+use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::GeometryPair;
 use crate::physics::math::{rotation_from_wxyz, Pose, Vec3};
 use crate::physics::normal::{
-    GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, RestitutionModel,
-    SmoothSpringDamper,
+    GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
+    RestitutionModel, SmoothSpringDamper,
 };
 use crate::physics::shape::{Shape, ShapeKind};
 
@@ -260,7 +260,18 @@ fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
             non_negative("normal.damping", p.damping)?;
             Ok(NormalLaw::GroundModel(GroundModel { stiffness: p.stiffness, damping: p.damping }))
         }
-        other => Err(refuse("normal.law", other.name(), "not supported yet")),
+        NormalLawKind::Restitution => {
+            non_negative("normal.stiffness", p.stiffness)?;
+            check("normal.exponent", p.exponent, p.exponent > 0.0, "must be > 0")?;
+            let e = p.restitution;
+            check("normal.restitution", e, (0.0..=1.0).contains(&e), "must be in [0, 1]")?;
+            let model = RestitutionModel::from_value(p.restitution_model)
+                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, "is not a restitution model number (1 to 3)"))?;
+            if model == RestitutionModel::Flores {
+                check("normal.restitution", e, e > 0.0, "must be > 0 with normal.restitution_model = Flores (chi = 8 (1 - e) / (5 e v0))")?;
+            }
+            Ok(NormalLaw::Restitution(Restitution { stiffness: p.stiffness, exponent: p.exponent, restitution: e, model }))
+        }
     }
 }
 
@@ -321,7 +332,18 @@ fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
             }
             Ok(FrictionLaw::Stribeck(law))
         }
-        other => Err(refuse("friction.law", other.name(), "not supported yet")),
+        FrictionLawKind::ElasticCone => {
+            check("friction.mu_static", p.mu_static, p.mu_static >= 0.0, "must be >= 0 (ElasticCone: mu)")?;
+            check("friction.stiffness", p.stiffness, p.stiffness > 0.0, "must be > 0 (ElasticCone: Kt)")?;
+            check("friction.damping", p.damping, p.damping > 0.0, "must be > 0 (ElasticCone: Dt; the slip rate divides by it)")?;
+            Ok(FrictionLaw::ElasticCone(ElasticCone { mu: p.mu_static, stiffness: p.stiffness, damping: p.damping }))
+        }
+        FrictionLawKind::Stiction => {
+            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
+            check("friction.mu_static", mu_static, mu_static > 0.0, "must be > 0 (Stiction: the spring reaches mu_s f_n)")?;
+            check("friction.max_deformation", p.max_deformation, p.max_deformation > 0.0, "must be > 0 (Stiction)")?;
+            Ok(FrictionLaw::Stiction(Stiction { mu_static, mu_dynamic, max_deformation: p.max_deformation }))
+        }
     }
 }
 

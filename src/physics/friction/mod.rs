@@ -6,13 +6,21 @@
 //! states its largest mu (mu_s for SmoothStickSlip and AdamsCoulomb; Stribeck with a viscous
 //! term grows without bound).
 
+//!
+//! The stateful laws (ElasticCone, Stiction) keep a [`TangentialState`] per contact point, which
+//! [`FrictionLaw::advance`] integrates over a step with the inputs held.
+
 mod adams_coulomb;
+mod elastic_cone;
 mod smooth_stick_slip;
+mod stiction;
 mod stribeck;
 mod tanh;
 
 pub use adams_coulomb::AdamsCoulomb;
+pub use elastic_cone::ElasticCone;
 pub use smooth_stick_slip::SmoothStickSlip;
+pub use stiction::Stiction;
 pub use stribeck::Stribeck;
 pub use tanh::TanhFriction;
 
@@ -39,6 +47,25 @@ stable_enum! {
     }
 }
 
+/// The tangential state of one contact point under a stateful law.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TangentialState {
+    /// ElasticCone: the ground's tangential deflection u; Stiction: the spring deflection s [m],
+    /// resolved in W.
+    pub deflection: Vec3,
+    /// Stiction: the point has broken away and slides.
+    pub slipping: bool,
+}
+
+/// The tangential force at one point, and whether a stateful law holds the point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TangentialForce {
+    /// Force on B [N].
+    pub force: Vec3,
+    /// Stateful laws: the point is inside its friction cone. Velocity-based laws: `None`.
+    pub sticking: Option<bool>,
+}
+
 /// A friction law with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FrictionLaw {
@@ -47,23 +74,46 @@ pub enum FrictionLaw {
     AdamsCoulomb(AdamsCoulomb),
     Tanh(TanhFriction),
     Stribeck(Stribeck),
+    ElasticCone(ElasticCone),
+    Stiction(Stiction),
 }
 
 impl FrictionLaw {
-    /// Tangential force [N] on B for normal force `normal_force` [N] >= 0 and slip velocity
-    /// `slip_velocity` [m/s] (the tangential part of v_rel).
-    pub fn force(&self, normal_force: f64, slip_velocity: &Vec3) -> Vec3 {
-        if normal_force <= 0.0 {
-            return Vec3::zeros();
-        }
+    /// Tangential force on B at penetration `depth` [m], normal force `normal_force` [N] >= 0,
+    /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
+    pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
         let mu_over_speed = match self {
-            FrictionLaw::None => return Vec3::zeros(),
+            FrictionLaw::None => 0.0,
             FrictionLaw::SmoothStickSlip(law) => law.mu_over_speed(slip_velocity.norm()),
             FrictionLaw::AdamsCoulomb(law) => law.mu_over_speed(slip_velocity.norm()),
             FrictionLaw::Tanh(law) => law.mu_over_speed(slip_velocity.norm()),
             FrictionLaw::Stribeck(law) => law.mu_over_speed(slip_velocity.norm()),
+            FrictionLaw::ElasticCone(law) => {
+                let cone = law.evaluate(depth, normal_force, slip_velocity, &state.deflection);
+                return TangentialForce { force: cone.force, sticking: Some(cone.sticking) };
+            }
+            FrictionLaw::Stiction(law) => {
+                let holding = normal_force > 0.0 && !state.slipping;
+                return TangentialForce { force: law.force(normal_force, &state.deflection), sticking: Some(holding) };
+            }
         };
-        slip_velocity * (-normal_force * mu_over_speed)
+        let force = if normal_force > 0.0 { slip_velocity * (-normal_force * mu_over_speed) } else { Vec3::zeros() };
+        TangentialForce { force, sticking: None }
+    }
+
+    /// Advances a stateful law's point state over `h` [s] with depth, normal force and slip
+    /// velocity held; the velocity-based laws have no state.
+    pub fn advance(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &mut TangentialState, h: f64) {
+        match self {
+            FrictionLaw::ElasticCone(law) => law.advance(depth, normal_force, slip_velocity, &mut state.deflection, h),
+            FrictionLaw::Stiction(law) => law.advance(normal_force, slip_velocity, state, h),
+            _ => {}
+        }
+    }
+
+    /// True for the laws that keep a state per contact point.
+    pub fn is_stateful(&self) -> bool {
+        matches!(self, FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_))
     }
 
     pub fn kind(&self) -> FrictionLawKind {
@@ -73,6 +123,8 @@ impl FrictionLaw {
             FrictionLaw::AdamsCoulomb(_) => FrictionLawKind::AdamsCoulomb,
             FrictionLaw::Tanh(_) => FrictionLawKind::Tanh,
             FrictionLaw::Stribeck(_) => FrictionLawKind::Stribeck,
+            FrictionLaw::ElasticCone(_) => FrictionLawKind::ElasticCone,
+            FrictionLaw::Stiction(_) => FrictionLawKind::Stiction,
         }
     }
 }

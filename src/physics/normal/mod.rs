@@ -7,6 +7,7 @@ mod ground_model;
 mod hunt_crossley;
 mod impact;
 mod limited_damper;
+mod restitution;
 mod linear_spring_damper;
 mod smooth_spring_damper;
 
@@ -14,6 +15,7 @@ pub use ground_model::GroundModel;
 pub use hunt_crossley::HuntCrossley;
 pub use impact::Impact;
 pub use limited_damper::LimitedDamper;
+pub use restitution::{Restitution, MIN_ONSET_SPEED};
 pub use linear_spring_damper::LinearSpringDamper;
 pub use smooth_spring_damper::SmoothSpringDamper;
 
@@ -60,12 +62,15 @@ pub enum NormalLaw {
     SmoothSpringDamper(SmoothSpringDamper),
     Impact(Impact),
     GroundModel(GroundModel),
+    Restitution(Restitution),
 }
 
 impl NormalLaw {
     /// The normal force magnitude [N] at penetration `depth` [m] and penetration rate
-    /// `depth_rate` [m/s]; zero when `depth <= 0`.
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
+    /// `depth_rate` [m/s]; zero when `depth <= 0`. `onset_speed` [m/s] is the approach speed the
+    /// Restitution law froze when the point started touching, or 0 if it has not yet (the current
+    /// approach speed stands in until the next step freezes it); the other laws ignore it.
+    pub fn force(&self, depth: f64, depth_rate: f64, onset_speed: f64) -> f64 {
         if depth <= 0.0 {
             return 0.0;
         }
@@ -76,6 +81,10 @@ impl NormalLaw {
             NormalLaw::SmoothSpringDamper(law) => law.force(depth, depth_rate),
             NormalLaw::Impact(law) => law.force(depth, depth_rate),
             NormalLaw::GroundModel(law) => law.force(depth, depth_rate),
+            NormalLaw::Restitution(law) => {
+                let v0 = if onset_speed > 0.0 { onset_speed } else { depth_rate };
+                law.force(depth, depth_rate, v0)
+            }
         }
     }
 
@@ -87,6 +96,28 @@ impl NormalLaw {
             NormalLaw::SmoothSpringDamper(_) => NormalLawKind::SmoothSpringDamper,
             NormalLaw::Impact(_) => NormalLawKind::Impact,
             NormalLaw::GroundModel(_) => NormalLawKind::GroundModel,
+            NormalLaw::Restitution(_) => NormalLawKind::Restitution,
         }
+    }
+
+    /// The onset speed a point keeps after a step at `depth` with approach speed `depth_rate`:
+    /// frozen at the first step in contact, forgotten when the point leaves. 0 for the laws that
+    /// keep none.
+    pub fn next_onset_speed(&self, depth: f64, depth_rate: f64, onset_speed: f64) -> f64 {
+        match self {
+            NormalLaw::Restitution(_) if depth > 0.0 => {
+                if onset_speed > 0.0 {
+                    onset_speed
+                } else {
+                    depth_rate.max(MIN_ONSET_SPEED)
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// True for the laws that keep a state per contact point.
+    pub fn is_stateful(&self) -> bool {
+        matches!(self, NormalLaw::Restitution(_))
     }
 }
