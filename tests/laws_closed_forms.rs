@@ -18,8 +18,8 @@ fn normal_law(kind: NormalLawKind, set: impl FnOnce(&mut NormalParameters)) -> N
     p.normal.law = kind.value();
     set(&mut p.normal);
     let (validated, _) = p.validate().unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
-    assert_eq!(validated.normal_law.kind(), kind);
-    validated.normal_law
+    assert_eq!(validated.laws.normal.kind(), kind);
+    validated.laws.normal
 }
 
 fn friction_law(kind: FrictionLawKind, set: impl FnOnce(&mut FrictionParameters)) -> FrictionLaw {
@@ -27,8 +27,8 @@ fn friction_law(kind: FrictionLawKind, set: impl FnOnce(&mut FrictionParameters)
     p.friction.law = kind.value();
     set(&mut p.friction);
     let (validated, _) = p.validate().unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
-    assert_eq!(validated.friction_law.kind(), kind);
-    validated.friction_law
+    assert_eq!(validated.laws.friction.kind(), kind);
+    validated.laws.friction
 }
 
 /// The message the block logs when it refuses these parameters.

@@ -118,6 +118,10 @@ fn laws(k: f64, d: f64, mu: f64) -> Laws {
         normal: NormalLaw::GroundModel(GroundModel { stiffness: k, damping: d }),
         friction: FrictionLaw::ElasticCone(ElasticCone { mu, stiffness: k, damping: d }),
         max_depth: 0.0,
+        torque_radius: 0.0,
+        rolling: 0.0,
+        rolling_radius: 0.0,
+        rolling_speed: 1.0,
     }
 }
 

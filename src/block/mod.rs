@@ -113,7 +113,7 @@ impl Block {
             pair: v.pair,
             offset_a: v.offset_a,
             offset_b: v.offset_b,
-            laws: Laws { normal: v.normal_law, friction: v.friction_law, max_depth: v.max_depth },
+            laws: v.laws,
             max_step: v.solver_max_step,
         };
         Ok((block, warnings))
@@ -184,8 +184,8 @@ impl Block {
             notes.passed_through |= pf.passed_through;
             let f = pf.force_on_b_w();
             force_b += f;
-            torque_b += (pf.point_w - body_b.pose.r).cross(&f);
-            torque_a -= (pf.point_w - body_a.pose.r).cross(&f);
+            torque_b += (pf.point_w - body_b.pose.r).cross(&f) + pf.couple_w;
+            torque_a -= (pf.point_w - body_a.pose.r).cross(&f) + pf.couple_w;
             friction_sum += pf.friction_force_w;
             if pf.normal_force > 0.0 {
                 points += 1;

@@ -1,6 +1,7 @@
 //! The block's parameters as users set them, their documented defaults, and their validation into
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
+use crate::physics::contact::Laws;
 use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::GeometryPair;
@@ -354,18 +355,37 @@ pub struct Validated {
     /// Geometry frames in the body frames.
     pub offset_a: Pose,
     pub offset_b: Pose,
-    pub normal_law: NormalLaw,
-    pub friction_law: FrictionLaw,
-    /// 0 = off.
-    pub max_depth: f64,
+    pub laws: Laws,
     pub solver_max_step: f64,
+}
+
+/// Applies a material preset: each of mu_s, mu_d and e left at its default takes the preset's
+/// value; a value the user changed overrides the preset. (A value set explicitly to exactly the
+/// default counts as left at the default.)
+fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
+    let material =
+        MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, "is not a material pair number"))?;
+    let mut p = p.clone();
+    if let Some(preset) = material.properties() {
+        let (friction, normal) = (FrictionParameters::default(), NormalParameters::default());
+        if p.friction.mu_static == friction.mu_static {
+            p.friction.mu_static = preset.mu_static;
+        }
+        if p.friction.mu_dynamic == friction.mu_dynamic {
+            p.friction.mu_dynamic = preset.mu_dynamic;
+        }
+        if p.normal.restitution == normal.restitution {
+            p.normal.restitution = preset.restitution;
+        }
+    }
+    Ok(p)
 }
 
 impl Parameters {
     /// Checks every rule that is not a plain interval (the table checks those) and builds the
     /// typed physics; also returns warnings worth logging.
     pub fn validate(&self) -> Result<(Validated, Vec<String>), ParameterError> {
-        let p = self;
+        let p = &with_material(self)?;
         let mut warnings = Vec::new();
         let (shape_a, offset_a) = geometry("geometry_a", &p.geometry_a, &mut warnings)?;
         let (shape_b, offset_b) = geometry("geometry_b", &p.geometry_b, &mut warnings)?;
@@ -374,24 +394,45 @@ impl Parameters {
             value: format!("{}, {}", e.a.name(), e.b.name()),
             rule: e.to_string(),
         })?;
-        let normal_law = normal_law(&p.normal)?;
-        let friction_law = friction_law(&p.friction)?;
+        let normal = normal_law(&p.normal)?;
+        let friction = friction_law(&p.friction)?;
         let max_depth = p.normal.max_depth;
         check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
         check("solver.max_step", p.solver_max_step, p.solver_max_step > 0.0, "must be > 0")?;
-        if p.friction.torque_radius != 0.0 {
-            return Err(refuse("friction.torque_radius", p.friction.torque_radius, "not supported yet (spin friction torque); use 0"));
+        let f = &p.friction;
+        check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
+        if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
+            return Err(refuse(
+                "friction.torque_radius",
+                f.torque_radius,
+                format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
+            ));
         }
-        if p.friction.rolling != 0.0 {
-            return Err(refuse("friction.rolling", p.friction.rolling, "not supported yet (rolling resistance); use 0"));
+        check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
+        let rolling_radius = pair.rolling_radius();
+        if f.rolling > 0.0 {
+            if rolling_radius <= 0.0 {
+                return Err(refuse(
+                    "friction.rolling",
+                    f.rolling,
+                    format!(
+                        "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
+                        shape_a.kind().name(),
+                        shape_b.kind().name()
+                    ),
+                ));
+            }
+            check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
         }
-        let material =
-            MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, "is not a material pair number"))?;
-        if material != MaterialPair::None {
-            return Err(refuse("material.pair", material.name(), "not supported yet; use None and set the friction parameters"));
-        }
-        let validated =
-            Validated { pair, offset_a, offset_b, normal_law, friction_law, max_depth, solver_max_step: p.solver_max_step };
-        Ok((validated, warnings))
+        let laws = Laws {
+            normal,
+            friction,
+            max_depth,
+            torque_radius: f.torque_radius,
+            rolling: f.rolling,
+            rolling_radius,
+            rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
+        };
+        Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step }, warnings))
     }
 }

@@ -21,6 +21,14 @@ pub struct Laws {
     pub friction: FrictionLaw,
     /// Depth [m] beyond which a point counts as passed through; 0 = off.
     pub max_depth: f64,
+    /// Spin friction torque radius R [m]; 0 = off. Needs a velocity-based friction law.
+    pub torque_radius: f64,
+    /// Rolling resistance coefficient mu_r; 0 = off.
+    pub rolling: f64,
+    /// Radius [m] of the rolling resistance torque (the pair's effective radius of curvature).
+    pub rolling_radius: f64,
+    /// Angular speed [rad/s] below which the rolling resistance fades out linearly (tanh).
+    pub rolling_speed: f64,
 }
 
 impl Laws {
@@ -44,6 +52,8 @@ pub struct PointForce {
     pub normal_force: f64,
     /// Tangential force on B [N].
     pub friction_force_w: Vec3,
+    /// Spin friction and rolling resistance: a couple on B [N.m] (A gets the opposite).
+    pub couple_w: Vec3,
     /// Tangential part of v_rel = v_B(C) - v_A(C) [m/s].
     pub slip_velocity_w: Vec3,
     /// Stateful friction: the point is inside its friction cone.
@@ -81,6 +91,7 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
     tangential.deflection -= n * tangential.deflection.dot(&n);
     let friction = laws.friction.force(depth, normal_force, &slip_velocity_w, &tangential);
+    let couple_w = if normal_force > 0.0 { couples(laws, normal_force, &n, &(body_b.w - body_a.w)) } else { Vec3::zeros() };
     PointForce {
         point_w,
         normal_ab_w: n,
@@ -88,6 +99,7 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
         depth_rate: -v_normal,
         normal_force,
         friction_force_w: friction.force,
+        couple_w,
         slip_velocity_w,
         sticking: friction.sticking,
         passed_through,
@@ -100,4 +112,32 @@ pub fn advance(at: &PointForce, laws: &Laws, state: &mut PointState, h: f64) {
     state.tangential.deflection -= n * state.tangential.deflection.dot(&n);
     laws.friction.advance(at.depth(), at.normal_force, &at.slip_velocity_w, &mut state.tangential, h);
     state.onset_speed = laws.normal.next_onset_speed(at.depth(), at.depth_rate, state.onset_speed);
+}
+
+/// Spin friction torque and rolling resistance on B for relative angular velocity `w_rel`.
+///
+/// Spin (Adams friction torque): with R = `torque_radius` and `w_n = w_rel · n`,
+/// `T = -(2/3) mu(|w_n| R / 2) f_n R sign(w_n) n`, written as
+/// `-(1/3) f_n R^2 (mu(v) / v) w_n n` with `v = |w_n| R / 2`, which is finite and continuous at
+/// `w_n = 0` because every velocity-based law has a finite `mu(v) / v` there.
+/// Rolling resistance (Modelica idealized contact, Modia3D): with `w_t` the tangential part of
+/// `w_rel` and R the rolling radius, `T = -mu_r R f_n tanh(|w_t| / w_s) w_t / |w_t|`; the tanh
+/// over the speed `w_s` (`friction.v_stiction / R`) regularises the direction at rest.
+fn couples(laws: &Laws, normal_force: f64, n: &Vec3, w_rel: &Vec3) -> Vec3 {
+    let mut couple = Vec3::zeros();
+    let w_n = w_rel.dot(n);
+    if laws.torque_radius > 0.0 {
+        let r = laws.torque_radius;
+        let mu_over_speed = laws.friction.mu_over_speed(w_n.abs() * r / 2.0).unwrap_or(0.0);
+        couple -= n * (normal_force * r * r * mu_over_speed * w_n / 3.0);
+    }
+    if laws.rolling > 0.0 {
+        let w_t = w_rel - n * w_n;
+        let speed = w_t.norm();
+        let x = speed / laws.rolling_speed;
+        // tanh(x) / speed, continued by 1 / rolling_speed at rest.
+        let factor = if x < 1e-4 { (1.0 - x * x / 3.0) / laws.rolling_speed } else { x.tanh() / speed };
+        couple -= w_t * (laws.rolling * laws.rolling_radius * normal_force * factor);
+    }
+    couple
 }

@@ -77,3 +77,61 @@ stable_enum! {
         GreasyRubber_GreasyRubber = 35,
     }
 }
+
+/// Friction and restitution of a material pair: the Adams material table (seed 003).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaterialProperties {
+    pub mu_static: f64,
+    pub mu_dynamic: f64,
+    pub restitution: f64,
+}
+
+impl MaterialPair {
+    /// The table's values for this pair; `None` for [`MaterialPair::None`].
+    pub fn properties(self) -> Option<MaterialProperties> {
+        use MaterialPair::*;
+        let (mu_static, mu_dynamic, restitution) = match self {
+            None => return Option::None,
+            DrySteel_DrySteel => (0.70, 0.57, 0.80),
+            GreasySteel_DrySteel | GreasySteel_GreasySteel => (0.23, 0.16, 0.90),
+            DryAluminium_DrySteel | DryAluminium_DryAluminium => (0.70, 0.50, 0.85),
+            DryAluminium_GreasySteel | GreasyAluminium_GreasySteel => (0.23, 0.16, 0.85),
+            GreasyAluminium_DrySteel | GreasyAluminium_DryAluminium | GreasyAluminium_GreasyAluminium => (0.30, 0.20, 0.85),
+            Acrylic_DrySteel | Acrylic_GreasySteel | Acrylic_DryAluminium | Acrylic_GreasyAluminium | Acrylic_Acrylic => {
+                (0.20, 0.15, 0.70)
+            }
+            Nylon_DryAluminium | Nylon_GreasyAluminium | Nylon_Nylon => (0.10, 0.06, 0.70),
+            Nylon_Acrylic => (0.10, 0.06, 0.65),
+            DryRubber_DrySteel | DryRubber_GreasySteel | DryRubber_DryAluminium | DryRubber_GreasyAluminium | DryRubber_Acrylic
+            | DryRubber_Nylon | DryRubber_DryRubber => (0.80, 0.76, 0.95),
+            GreasyRubber_DrySteel
+            | GreasyRubber_GreasySteel
+            | GreasyRubber_DryAluminium
+            | GreasyRubber_GreasyAluminium
+            | GreasyRubber_Acrylic
+            | GreasyRubber_Nylon
+            | GreasyRubber_DryRubber
+            | GreasyRubber_GreasyRubber => (0.63, 0.56, 0.95),
+        };
+        Some(MaterialProperties { mu_static, mu_dynamic, restitution })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_but_none_has_physical_values_from_the_table() {
+        assert_eq!(MaterialPair::None.properties(), None);
+        for item in MaterialPair::ITEMS.iter().skip(1) {
+            let p = MaterialPair::from_value(item.value).unwrap().properties().unwrap();
+            assert!(0.0 < p.mu_dynamic && p.mu_dynamic <= p.mu_static && p.restitution <= 1.0, "{}", item.name);
+        }
+        // Spot checks against seed 003's table.
+        let dry_steel = MaterialPair::DrySteel_DrySteel.properties().unwrap();
+        assert_eq!((dry_steel.mu_static, dry_steel.mu_dynamic, dry_steel.restitution), (0.70, 0.57, 0.80));
+        let nylon_acrylic = MaterialPair::Nylon_Acrylic.properties().unwrap();
+        assert_eq!(nylon_acrylic.restitution, 0.65);
+    }
+}

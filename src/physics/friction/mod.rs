@@ -83,11 +83,11 @@ impl FrictionLaw {
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
     pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
         let mu_over_speed = match self {
-            FrictionLaw::None => 0.0,
-            FrictionLaw::SmoothStickSlip(law) => law.mu_over_speed(slip_velocity.norm()),
-            FrictionLaw::AdamsCoulomb(law) => law.mu_over_speed(slip_velocity.norm()),
-            FrictionLaw::Tanh(law) => law.mu_over_speed(slip_velocity.norm()),
-            FrictionLaw::Stribeck(law) => law.mu_over_speed(slip_velocity.norm()),
+            FrictionLaw::None
+            | FrictionLaw::SmoothStickSlip(_)
+            | FrictionLaw::AdamsCoulomb(_)
+            | FrictionLaw::Tanh(_)
+            | FrictionLaw::Stribeck(_) => self.mu_over_speed(slip_velocity.norm()).unwrap_or(0.0),
             FrictionLaw::ElasticCone(law) => {
                 let cone = law.evaluate(depth, normal_force, slip_velocity, &state.deflection);
                 return TangentialForce { force: cone.force, sticking: Some(cone.sticking) };
@@ -108,6 +108,19 @@ impl FrictionLaw {
             FrictionLaw::ElasticCone(law) => law.advance(depth, normal_force, slip_velocity, &mut state.deflection, h),
             FrictionLaw::Stiction(law) => law.advance(normal_force, slip_velocity, state, h),
             _ => {}
+        }
+    }
+
+    /// `mu(v) / v` [s/m] of the velocity-based laws, finite at v = 0; `None` for the stateful
+    /// laws, which have no mu(v) curve.
+    pub fn mu_over_speed(&self, speed: f64) -> Option<f64> {
+        match self {
+            FrictionLaw::None => Some(0.0),
+            FrictionLaw::SmoothStickSlip(law) => Some(law.mu_over_speed(speed)),
+            FrictionLaw::AdamsCoulomb(law) => Some(law.mu_over_speed(speed)),
+            FrictionLaw::Tanh(law) => Some(law.mu_over_speed(speed)),
+            FrictionLaw::Stribeck(law) => Some(law.mu_over_speed(speed)),
+            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) => None,
         }
     }
 

@@ -118,6 +118,19 @@ impl GeometryPair {
         &self.shape_b
     }
 
+    /// The radius [m] a rolling resistance torque acts with: the effective radius of curvature
+    /// at the contact, `r` for a sphere on a plane, `r_a r_b / (r_a + r_b)` for two spheres; 0
+    /// where a point touches (it cannot roll).
+    pub fn rolling_radius(&self) -> f64 {
+        let radius_a = as_sphere(&self.shape_a).unwrap_or(0.0);
+        let radius_b = as_sphere(&self.shape_b).unwrap_or(0.0);
+        match self.canonical {
+            Canonical::PlaneSphere => radius_a.max(radius_b),
+            Canonical::SphereSphere if radius_a > 0.0 && radius_b > 0.0 => radius_a * radius_b / (radius_a + radius_b),
+            Canonical::SphereSphere => 0.0,
+        }
+    }
+
     /// Appends the contact points of A at `pose_a` and B at `pose_b` (geometry frames in W) to
     /// `out`. Bounded pairs always give at least the closest pair of points, so the separation is
     /// known even when apart.
