@@ -98,8 +98,7 @@ fn torques_that_cannot_apply_are_refused_with_the_reason() {
 
 #[test]
 fn material_presets_set_mu_and_e_unless_given_explicitly() {
-    let mut p = Parameters::default();
-    p.material_pair = MaterialPair::DrySteel_DrySteel.value();
+    let mut p = Parameters { material_pair: MaterialPair::DrySteel_DrySteel.value(), ..Parameters::default() };
     p.friction.law = FrictionLawKind::SmoothStickSlip.value();
     p.normal.law = NormalLawKind::Restitution.value();
     let (validated, _) = p.validate().unwrap();
