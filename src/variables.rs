@@ -461,8 +461,8 @@ fn build_table() -> Vec<Variable> {
         parameter("friction.v_transition", 404, "m/s", "Friction transition velocity vd or ve2", friction!(v_transition)).min(0.0),
         parameter("friction.viscous", 405, "s/m", "Viscous friction coefficient kv (Stribeck)", friction!(viscous)).min(0.0),
         parameter("friction.tanh_gain", 406, "s/m", "Gain k_mu of the Tanh law", friction!(tanh_gain)).min(0.0),
-        parameter("friction.stiffness", 407, "N/m", "Tangential stiffness Kt (ElasticCone, N/m^1.5)", friction!(stiffness)).min(0.0),
-        parameter("friction.damping", 408, "N.s/m", "Tangential damping Dt (ElasticCone)", friction!(damping)).min(0.0),
+        parameter("friction.stiffness", 407, "N/m1.5", "Tangential stiffness Kt of the ElasticCone law (N/m^1.5)", friction!(stiffness)).min(0.0),
+        parameter("friction.damping", 408, "N.s/m1.5", "Tangential damping Dt of the ElasticCone law (N.s/m^1.5)", friction!(damping)).min(0.0),
         parameter("friction.max_deformation", 409, "m", "Tangential deformation at which stiction breaks (Stiction)", friction!(max_deformation))
             .min(0.0),
         parameter("friction.torque_radius", 410, "m", "Radius R of the spin friction torque (0 = off)", friction!(torque_radius)).min(0.0),

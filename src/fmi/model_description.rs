@@ -22,17 +22,19 @@ use crate::variables::{self, Causality, Scalar, ValueType};
 
 pub const GENERATION_TOOL: &str = "ContactForce xtask codegen";
 
-/// A unit with its SI base-unit exponents (kg, m, s, rad).
+/// A unit with its SI base-unit exponents (kg, m, s, rad); `None` for units with fractional
+/// exponents, which FMI's integer BaseUnit cannot express (they are declared by name only).
 struct UnitDefinition {
     name: &'static str,
-    kg: i32,
-    m: i32,
-    s: i32,
-    rad: i32,
+    exponents: Option<[i32; 4]>,
 }
 
 const fn unit(name: &'static str, kg: i32, m: i32, s: i32, rad: i32) -> UnitDefinition {
-    UnitDefinition { name, kg, m, s, rad }
+    UnitDefinition { name, exponents: Some([kg, m, s, rad]) }
+}
+
+const fn named_unit(name: &'static str) -> UnitDefinition {
+    UnitDefinition { name, exponents: None }
 }
 
 /// Every unit the table may use, in the order UnitDefinitions lists them. A unit missing here is
@@ -48,6 +50,9 @@ const UNITS: &[UnitDefinition] = &[
     unit("N.m", 1, 2, -2, 0),
     unit("N/m", 1, 0, -2, 0),
     unit("N.s/m", 1, 0, -1, 0),
+    // ElasticCone's tangential constants act on sqrt(d) u: kg m^-0.5 s^-2 and kg m^-0.5 s^-1.
+    named_unit("N/m1.5"),
+    named_unit("N.s/m1.5"),
 ];
 
 /// The units used by the table, in [`UNITS`] order.
@@ -139,8 +144,12 @@ enum Version {
 fn unit_definitions(xml: &mut Xml) {
     xml.open("UnitDefinitions", &[]);
     for unit in used_units() {
+        let Some([kg, m, s, rad]) = unit.exponents else {
+            xml.empty("Unit", &[("name", unit.name.to_string())]);
+            continue;
+        };
         xml.open("Unit", &[("name", unit.name.to_string())]);
-        let exponents: Attributes = [("kg", unit.kg), ("m", unit.m), ("s", unit.s), ("rad", unit.rad)]
+        let exponents: Attributes = [("kg", kg), ("m", m), ("s", s), ("rad", rad)]
             .into_iter()
             .filter(|(_, exponent)| *exponent != 0)
             .map(|(base, exponent)| (base, exponent.to_string()))

@@ -93,7 +93,9 @@ impl FrictionLaw {
                 return TangentialForce { force: cone.force, sticking: Some(cone.sticking) };
             }
             FrictionLaw::Stiction(law) => {
-                let holding = normal_force > 0.0 && !state.slipping;
+                // A slipping point whose slip no longer stretches its spring sticks again (the
+                // next step makes it so); report it as sticking already.
+                let holding = normal_force > 0.0 && (!state.slipping || slip_velocity.dot(&state.deflection) <= 0.0);
                 return TangentialForce { force: law.force(normal_force, &state.deflection), sticking: Some(holding) };
             }
         };
