@@ -8,6 +8,7 @@
 //! - [`fmi`]: the thin C API adapters for FMI 2.0 and FMI 3.0 and the model descriptions.
 
 pub mod block;
+pub mod files;
 pub mod fmi;
 pub mod model;
 pub mod physics;

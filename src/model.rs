@@ -1,6 +1,8 @@
 //! One block instance's data and its lifecycle, free of FMI words: parameters, inputs, lazily
 //! computed outputs, time, and the typed block built when initialisation ends.
 
+use std::path::{Path, PathBuf};
+
 use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
@@ -46,6 +48,8 @@ pub struct Model {
     warned: Notes,
     /// Warnings waiting to be logged by the caller.
     warnings: Vec<String>,
+    /// The FMU's resources folder, where relative geometry file names are looked up.
+    resources: Option<PathBuf>,
 }
 
 impl Default for Model {
@@ -62,11 +66,28 @@ impl Default for Model {
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
+            resources: None,
         }
     }
 }
 
 impl Model {
+    /// A fresh model whose relative geometry files are looked up in `resources`.
+    pub fn with_resources(resources: Option<PathBuf>) -> Model {
+        Model { resources, ..Model::default() }
+    }
+
+    /// Sets where relative geometry files are looked up; the block is rebuilt when next needed.
+    pub fn set_resources(&mut self, resources: Option<PathBuf>) {
+        self.resources = resources;
+        self.parameters_changed();
+    }
+
+    /// The resources folder, kept across a Reset.
+    pub fn resources(&self) -> Option<&Path> {
+        self.resources.as_deref()
+    }
+
     /// Marks the outputs stale after an input changed.
     pub fn inputs_changed(&mut self) {
         self.outputs_valid = false;
@@ -85,7 +106,7 @@ impl Model {
 
     fn build_block(&mut self) -> Result<&Block, ParameterError> {
         if self.block.is_none() {
-            let (block, warnings) = Block::new(&self.parameters)?;
+            let (block, warnings) = Block::new(&self.parameters, self.resources.as_deref())?;
             self.warnings.extend(warnings);
             self.block = Some(block);
         }

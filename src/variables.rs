@@ -358,6 +358,35 @@ fn build_table() -> Vec<Variable> {
         ),
     ]);
 
+    // Per-point outputs contact.point[i].* (value references 1000 + 10 (i - 1) + k).
+    macro_rules! point_outputs {
+        ($($i:literal => $slot:literal),+) => {$(
+            t.extend([
+                output_discrete(
+                    concat!("contact.point[", $i, "].active"),
+                    1000 + 10 * ($i - 1),
+                    ValueType::Boolean,
+                    concat!("Contact point ", $i, " carries force"),
+                    Access::Bool(|m| &mut m.outputs.point[$slot].active),
+                ),
+                float(concat!("contact.point[", $i, "].separation"), 1001 + 10 * ($i - 1), 1, Output, "m",
+                    concat!("Signed distance at contact point ", $i, " (0 when the pair has no such point)"),
+                    |m| std::slice::from_mut(&mut m.outputs.point[$slot].separation))
+                .depends_on_poses_only(),
+                float(concat!("contact.point[", $i, "].normal_force"), 1002 + 10 * ($i - 1), 1, Output, "N",
+                    concat!("Normal force at contact point ", $i),
+                    |m| std::slice::from_mut(&mut m.outputs.point[$slot].normal_force)),
+                float(concat!("contact.point[", $i, "].friction_force"), 1003 + 10 * ($i - 1), 1, Output, "N",
+                    concat!("Magnitude of the tangential force at contact point ", $i),
+                    |m| std::slice::from_mut(&mut m.outputs.point[$slot].friction_force)),
+                float(concat!("contact.point[", $i, "].p_0"), 1004 + 10 * ($i - 1), 3, Output, "m",
+                    concat!("Where the force of contact point ", $i, " acts, in W"),
+                    |m| &mut m.outputs.point[$slot].p_0),
+            ]);
+        )+};
+    }
+    point_outputs!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
+
     // Geometry parameters (value references 200 to 299).
     fn geometry_a(m: &mut Model) -> &mut GeometryParameters {
         &mut m.parameters.geometry_a

@@ -70,7 +70,7 @@ fn parameters(rng: &mut Rng, a: ShapeKind, b: ShapeKind, hunt_crossley: bool) ->
 }
 
 fn evaluate(p: &Parameters, inputs: &Inputs) -> Outputs {
-    let (block, _) = Block::new(p).expect("valid parameters");
+    let (block, _) = Block::new(p, None).expect("valid parameters");
     let mut out = Outputs::default();
     block.evaluate(inputs, &mut Vec::new(), &[], &mut out).expect("valid inputs");
     out

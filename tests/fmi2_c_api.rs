@@ -274,8 +274,8 @@ fn do_step_checks_the_communication_point_and_the_step_size() {
 fn invalid_parameters_are_refused_when_initialisation_ends() {
     let cases: [(&str, f64, &str); 4] = [
         ("geometry_b.radius", -0.1, "geometry_b.radius = -0.1: must be >= 0"),
-        ("geometry_b.radius", 0.0, "a sphere needs a radius > 0"),
-        ("geometry_b.shape", 3.0, "geometry_b.shape = Box: not supported yet"),
+        ("geometry_b.radius", 0.0, "geometry_b.radius = 0: a Sphere needs radius > 0"),
+        ("geometry_b.shape", 9.0, "geometry pair Plane (A) - Plane (B) is not supported: two infinite planes"),
         ("normal.stiffness", -1.0, "normal.stiffness = -1: must be >= 0"),
     ];
     for (name, value, message) in cases {

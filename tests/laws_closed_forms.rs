@@ -17,7 +17,7 @@ fn normal_law(kind: NormalLawKind, set: impl FnOnce(&mut NormalParameters)) -> N
     let mut p = Parameters::default();
     p.normal.law = kind.value();
     set(&mut p.normal);
-    let (validated, _) = p.validate().unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+    let (validated, _) = p.validate(None).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
     assert_eq!(validated.laws.normal.kind(), kind);
     validated.laws.normal
 }
@@ -26,7 +26,7 @@ fn friction_law(kind: FrictionLawKind, set: impl FnOnce(&mut FrictionParameters)
     let mut p = Parameters::default();
     p.friction.law = kind.value();
     set(&mut p.friction);
-    let (validated, _) = p.validate().unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+    let (validated, _) = p.validate(None).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
     assert_eq!(validated.laws.friction.kind(), kind);
     validated.laws.friction
 }
@@ -35,7 +35,7 @@ fn friction_law(kind: FrictionLawKind, set: impl FnOnce(&mut FrictionParameters)
 fn refusal(set: impl FnOnce(&mut Parameters)) -> String {
     let mut p = Parameters::default();
     set(&mut p);
-    match p.validate() {
+    match p.validate(None) {
         Ok(_) => panic!("accepted, but should be refused: {:?} {:?}", p.normal, p.friction),
         Err(e) => e.to_string(),
     }

@@ -51,7 +51,7 @@ fn every_law_pair_is_finite_and_inside_its_cone_near_zero_slip_and_zero_force() 
             p.friction.law = friction.value;
             p.friction.v_stiction = 1e-3;
             p.friction.v_transition = 1e-2;
-            let (block, _) = Block::new(&p).unwrap_or_else(|e| panic!("{} + {}: {e}", normal.name, friction.name));
+            let (block, _) = Block::new(&p, None).unwrap_or_else(|e| panic!("{} + {}: {e}", normal.name, friction.name));
             let law = FrictionLawKind::from_value(friction.value).unwrap();
             for _ in 0..400 {
                 let mut inputs = Inputs::default();

@@ -44,7 +44,7 @@ fn restitution(k: f64, n: f64, e: f64, model: RestitutionModel) -> NormalLaw {
     p.normal.exponent = n;
     p.normal.restitution = e;
     p.normal.restitution_model = model.value();
-    let (validated, _) = p.validate().unwrap_or_else(|err| panic!("{model:?}, e = {e}: {err}"));
+    let (validated, _) = p.validate(None).unwrap_or_else(|err| panic!("{model:?}, e = {e}: {err}"));
     assert_eq!(validated.laws.normal.kind(), NormalLawKind::Restitution);
     validated.laws.normal
 }

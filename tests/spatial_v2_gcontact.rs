@@ -194,7 +194,7 @@ fn the_block_configured_like_gcontact_gives_its_forces() {
     p.friction.mu_static = mu;
     p.friction.stiffness = k;
     p.friction.damping = d;
-    let (block, _) = Block::new(&p).unwrap();
+    let (block, _) = Block::new(&p, None).unwrap();
     for _ in 0..5_000 {
         let pos = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-0.01, 0.002)];
         let vel = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-0.5, 0.5)];

@@ -21,7 +21,7 @@ fn pressed_sphere(p: &mut Parameters, w: [f64; 3]) -> Outputs {
     let mut inputs = Inputs::default();
     inputs.frame_b.r_0 = [0.0, 0.0, RADIUS - DEPTH];
     inputs.frame_b.w_0 = w;
-    let (block, _) = Block::new(p).expect("valid parameters");
+    let (block, _) = Block::new(p, None).expect("valid parameters");
     let mut out = Outputs::default();
     block.evaluate(&inputs, &mut Vec::new(), &[], &mut out).unwrap();
     out
@@ -86,13 +86,13 @@ fn torques_that_cannot_apply_are_refused_with_the_reason() {
     let mut p = Parameters::default();
     p.friction.law = FrictionLawKind::ElasticCone.value();
     p.friction.torque_radius = 0.01;
-    let e = Block::new(&p).unwrap_err().to_string();
+    let e = Block::new(&p, None).unwrap_err().to_string();
     assert!(e.contains("friction.torque_radius = 0.01") && e.contains("ElasticCone"), "{e}");
 
     let mut p = Parameters::default();
     p.geometry_b.shape = ShapeKind::Point.value();
     p.friction.rolling = 0.01;
-    let e = Block::new(&p).unwrap_err().to_string();
+    let e = Block::new(&p, None).unwrap_err().to_string();
     assert!(e.contains("friction.rolling = 0.01") && e.contains("Plane - Point"), "{e}");
 }
 
@@ -101,20 +101,20 @@ fn material_presets_set_mu_and_e_unless_given_explicitly() {
     let mut p = Parameters { material_pair: MaterialPair::DrySteel_DrySteel.value(), ..Parameters::default() };
     p.friction.law = FrictionLawKind::SmoothStickSlip.value();
     p.normal.law = NormalLawKind::Restitution.value();
-    let (validated, _) = p.validate().unwrap();
+    let (validated, _) = p.validate(None).unwrap();
     let debug = format!("{:?}", validated.laws);
     assert!(debug.contains("mu_static: 0.7") && debug.contains("mu_dynamic: 0.57"), "{debug}");
     assert!(debug.contains("restitution: 0.8"), "{debug}");
 
     // An explicit value wins over the preset.
     p.friction.mu_dynamic = 0.2;
-    let (validated, _) = p.validate().unwrap();
+    let (validated, _) = p.validate(None).unwrap();
     let debug = format!("{:?}", validated.laws);
     assert!(debug.contains("mu_static: 0.7") && debug.contains("mu_dynamic: 0.2"), "{debug}");
 
     // A preset whose mu_s is below an explicit mu_d is refused by the usual rule.
     p.material_pair = MaterialPair::Nylon_Nylon.value();
     p.friction.mu_dynamic = 0.35;
-    let e = p.validate().unwrap_err().to_string();
+    let e = p.validate(None).unwrap_err().to_string();
     assert!(e.contains("friction.mu_dynamic = 0.35: must not exceed friction.mu_static = 0.1"), "{e}");
 }

@@ -46,6 +46,22 @@ pub struct Wrench {
     pub t_0: [f64; 3],
 }
 
+/// How many contact points have their own outputs (`contact.point[i].*`): the points with ids
+/// 0 to 7 (box corners, manifold slots, the first points of a cloud).
+pub const POINT_OUTPUTS: usize = 8;
+
+/// The outputs of one contact point; all zero when the pair has no point with that id.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PointOutput {
+    /// The point carries force.
+    pub active: bool,
+    pub separation: f64,
+    pub normal_force: f64,
+    pub friction_force: f64,
+    /// Where the force acts, in W.
+    pub p_0: [f64; 3],
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outputs {
     pub frame_a: Wrench,
@@ -59,6 +75,7 @@ pub struct Outputs {
     pub n_0: [f64; 3],
     pub slip_speed: f64,
     pub sticking: bool,
+    pub point: [PointOutput; POINT_OUTPUTS],
 }
 
 impl Outputs {
@@ -67,6 +84,9 @@ impl Outputs {
         let reals = self.frame_a.f_0.iter().chain(&self.frame_a.t_0).chain(&self.frame_b.f_0).chain(&self.frame_b.t_0);
         reals.chain(&self.p_0).chain(&self.n_0).all(|x| x.is_finite())
             && [self.separation, self.normal_force, self.friction_force, self.slip_speed].iter().all(|x| x.is_finite())
+            && self.point.iter().all(|p| {
+                p.p_0.iter().chain([p.separation, p.normal_force, p.friction_force].iter()).all(|x| x.is_finite())
+            })
     }
 }
 
@@ -94,7 +114,7 @@ pub struct Notes {
 }
 
 /// The validated, typed block.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Block {
     pair: GeometryPair,
     /// Geometry frames in the body frames.
@@ -107,8 +127,10 @@ pub struct Block {
 
 impl Block {
     /// Validates every parameter and builds the block; also returns warnings worth logging.
-    pub fn new(p: &Parameters) -> Result<(Block, Vec<String>), ParameterError> {
-        let (v, warnings) = p.validate()?;
+    ///
+    /// Relative geometry file names are looked up in `resources` (the FMU's resources folder).
+    pub fn new(p: &Parameters, resources: Option<&std::path::Path>) -> Result<(Block, Vec<String>), ParameterError> {
+        let (v, warnings) = p.validate(resources)?;
         let block = Block {
             pair: v.pair,
             offset_a: v.offset_a,
@@ -146,12 +168,13 @@ impl Block {
             return Ok(());
         }
         let (body_a, body_b) = self.locate(inputs, scratch, &mut Notes::default())?;
-        if states.len() < scratch.len() {
-            states.resize(scratch.len(), PointState::default());
+        if states.len() < self.pair.max_points() {
+            states.resize(self.pair.max_points(), PointState::default());
         }
         let substeps = (h / self.max_step).ceil().max(1.0);
         let substep = h / substeps;
-        for (cp, state) in scratch.iter().zip(states.iter_mut()) {
+        for cp in scratch.iter() {
+            let state = &mut states[cp.id as usize];
             // With the inputs held the point's depth, rates and normal force do not change over
             // the step (a Restitution onset speed is frozen to the same approach speed).
             let at = contact::evaluate(cp, &body_a, &body_b, &self.laws, state);
@@ -178,9 +201,19 @@ impl Block {
         let mut sticking = true;
         // The deepest point stands for the contact when no point carries force.
         let mut deepest: Option<(ContactPoint, PointForce)> = None;
-        for (i, cp) in scratch.iter().enumerate() {
-            let state = states.get(i).copied().unwrap_or_default();
+        out.point = Default::default();
+        for cp in scratch.iter() {
+            let state = states.get(cp.id as usize).copied().unwrap_or_default();
             let pf = contact::evaluate(cp, &body_a, &body_b, &self.laws, &state);
+            if let Some(slot) = out.point.get_mut(cp.id as usize) {
+                *slot = PointOutput {
+                    active: pf.normal_force > 0.0,
+                    separation: pf.separation,
+                    normal_force: pf.normal_force,
+                    friction_force: pf.friction_force_w.norm(),
+                    p_0: pf.point_w.into(),
+                };
+            }
             notes.passed_through |= pf.passed_through;
             let f = pf.force_on_b_w();
             force_b += f;

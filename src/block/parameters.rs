@@ -1,6 +1,10 @@
 //! The block's parameters as users set them, their documented defaults, and their validation into
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::files;
 use crate::physics::contact::Laws;
 use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
@@ -10,7 +14,7 @@ use crate::physics::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
     RestitutionModel, SmoothSpringDamper,
 };
-use crate::physics::shape::{Shape, ShapeKind};
+use crate::physics::shape::{PointCloud, Shape, ShapeKind};
 
 use super::QUATERNION_NORM_TOLERANCE;
 
@@ -172,20 +176,62 @@ fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), Paramet
     }
 }
 
-fn geometry(prefix: &str, p: &GeometryParameters, warnings: &mut Vec<String>) -> Result<(Shape, Pose), ParameterError> {
+/// Builds the shape of one geometry from its parameters, reading its file if it has one.
+fn geometry(
+    prefix: &str,
+    p: &GeometryParameters,
+    resources: Option<&Path>,
+    warnings: &mut Vec<String>,
+) -> Result<(Shape, Pose), ParameterError> {
     let shape_name = format!("{prefix}.shape");
     let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, "is not a shape number (1 to 13)"))?;
-    let radius_name = format!("{prefix}.radius");
+    let name = |field: &str| format!("{prefix}.{field}");
+    let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
+    let size = |i: usize| -> Result<f64, ParameterError> {
+        let x = p.size[i];
+        check(&format!("{prefix}.size[{}]", i + 1), x, x > 0.0, &format!("a {} needs size > 0", kind.name()))?;
+        Ok(x)
+    };
+    let uses_file = matches!(kind, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface);
+    let file = || -> Result<PathBuf, ParameterError> {
+        if p.file.is_empty() {
+            return Err(refuse(&name("file"), "\"\"", format!("a {} needs a file", kind.name())));
+        }
+        files::resolve(&p.file, resources).map_err(|e| refuse(&name("file"), format!("\"{}\"", p.file), e.to_string()))
+    };
+    let loaded = |result: Result<Shape, files::FileError>| {
+        result.map_err(|e| refuse(&name("file"), format!("\"{}\"", p.file), e.to_string()))
+    };
     let shape = match kind {
         ShapeKind::Point => Shape::Point,
         ShapeKind::Sphere => {
-            check(&radius_name, p.radius, p.radius > 0.0, "a sphere needs a radius > 0")?;
+            positive("radius", p.radius)?;
             Shape::Sphere { radius: p.radius }
         }
+        ShapeKind::Box => Shape::Box { half_extents: Vec3::new(size(0)?, size(1)?, size(2)?) / 2.0 },
+        ShapeKind::Cylinder => {
+            positive("radius", p.radius)?;
+            positive("length", p.length)?;
+            Shape::Cylinder { radius: p.radius, half_length: p.length / 2.0 }
+        }
+        ShapeKind::Capsule => {
+            positive("radius", p.radius)?;
+            check(&name("length"), p.length, p.length >= 0.0, "must be >= 0")?;
+            Shape::Capsule { radius: p.radius, half_length: p.length / 2.0 }
+        }
+        ShapeKind::Ellipsoid => Shape::Ellipsoid { semi_axes: Vec3::new(size(0)?, size(1)?, size(2)?) },
+        ShapeKind::Disk => {
+            positive("radius", p.radius)?;
+            Shape::Disk { radius: p.radius }
+        }
+        ShapeKind::Rectangle => Shape::Rectangle { half_x: size(0)? / 2.0, half_y: size(1)? / 2.0 },
         ShapeKind::Plane => Shape::Plane,
-        other => return Err(refuse(&shape_name, other.name(), "not supported yet")),
+        ShapeKind::ConvexHull => loaded(load_shape(kind, &file()?))?,
+        ShapeKind::Mesh => loaded(load_shape(kind, &file()?))?,
+        ShapeKind::PointCloud => loaded(load_shape(kind, &file()?))?,
+        ShapeKind::GridSurface => loaded(load_shape(kind, &file()?))?,
     };
-    if !p.file.is_empty() {
+    if !p.file.is_empty() && !uses_file {
         warnings.push(format!("{prefix}.file = \"{}\" is ignored: shape {} reads no file", p.file, kind.name()));
     }
     for (i, x) in p.r.iter().enumerate() {
@@ -349,7 +395,7 @@ fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
 }
 
 /// Parameters checked and turned into typed physics.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Validated {
     pub pair: GeometryPair,
     /// Geometry frames in the body frames.
@@ -381,14 +427,24 @@ fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
     Ok(p)
 }
 
+/// Reads the file of a file-based shape.
+fn load_shape(kind: ShapeKind, path: &Path) -> Result<Shape, files::FileError> {
+    match kind {
+        ShapeKind::PointCloud => Ok(Shape::PointCloud(Arc::new(PointCloud { points: files::points::read(path)? }))),
+        _ => Err(files::FileError::new(path, None, format!("{} files are not supported yet", kind.name()))),
+    }
+}
+
 impl Parameters {
     /// Checks every rule that is not a plain interval (the table checks those) and builds the
     /// typed physics; also returns warnings worth logging.
-    pub fn validate(&self) -> Result<(Validated, Vec<String>), ParameterError> {
+    ///
+    /// Relative geometry file names are looked up in `resources` (the FMU's resources folder).
+    pub fn validate(&self, resources: Option<&Path>) -> Result<(Validated, Vec<String>), ParameterError> {
         let p = &with_material(self)?;
         let mut warnings = Vec::new();
-        let (shape_a, offset_a) = geometry("geometry_a", &p.geometry_a, &mut warnings)?;
-        let (shape_b, offset_b) = geometry("geometry_b", &p.geometry_b, &mut warnings)?;
+        let (shape_a, offset_a) = geometry("geometry_a", &p.geometry_a, resources, &mut warnings)?;
+        let (shape_b, offset_b) = geometry("geometry_b", &p.geometry_b, resources, &mut warnings)?;
         let pair = GeometryPair::new(shape_a, shape_b).map_err(|e| ParameterError {
             variable: "geometry_a.shape, geometry_b.shape".to_string(),
             value: format!("{}, {}", e.a.name(), e.b.name()),
@@ -417,8 +473,8 @@ impl Parameters {
                     f.rolling,
                     format!(
                         "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
-                        shape_a.kind().name(),
-                        shape_b.kind().name()
+                        pair.shape_a().kind().name(),
+                        pair.shape_b().kind().name()
                     ),
                 ));
             }

@@ -79,7 +79,7 @@ pub struct Instance {
 impl Instance {
     pub fn new(logger: Logger, resources: Option<PathBuf>) -> Instance {
         Instance {
-            model: Model::default(),
+            model: Model::with_resources(resources.clone()),
             state: State::Instantiated,
             logger,
             resources,
@@ -112,7 +112,7 @@ impl Instance {
 
     /// Reset: back to the state of a fresh instantiation.
     pub fn reset(&mut self) {
-        self.model = Model::default();
+        self.model = Model::with_resources(self.resources.clone());
         self.state = State::Instantiated;
         self.last_successful_time = 0.0;
         self.strings.clear();
@@ -259,6 +259,10 @@ impl Instance {
 
     pub fn restore_state(&mut self, saved: &SavedState) {
         self.model = saved.model.clone();
+        // A deserialized state does not know where this instance's resources are.
+        if self.model.resources().is_none() {
+            self.model.set_resources(self.resources.clone());
+        }
         self.state = saved.state;
         self.last_successful_time = self.model.time;
     }

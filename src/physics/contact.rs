@@ -48,8 +48,10 @@ pub struct PointForce {
     pub separation: f64,
     /// Penetration rate dd = -v_rel · n [m/s].
     pub depth_rate: f64,
-    /// f_n >= 0 [N].
+    /// f_n >= 0 [N], weighted.
     pub normal_force: f64,
+    /// f_n of the law before the point's weight: what the stateful laws integrate with.
+    pub law_normal_force: f64,
     /// Tangential force on B [N].
     pub friction_force_w: Vec3,
     /// Spin friction and rolling resistance: a couple on B [N.m] (A gets the opposite).
@@ -92,14 +94,17 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
     tangential.deflection -= n * tangential.deflection.dot(&n);
     let friction = laws.friction.force(depth, normal_force, &slip_velocity_w, &tangential);
     let couple_w = if normal_force > 0.0 { couples(laws, normal_force, &n, &(body_b.w - body_a.w)) } else { Vec3::zeros() };
+    // A partly covered point carries its share of the laws' forces; the laws see the point whole.
+    let w = contact.weight;
     PointForce {
         point_w,
         normal_ab_w: n,
         separation: contact.separation,
         depth_rate: -v_normal,
-        normal_force,
-        friction_force_w: friction.force,
-        couple_w,
+        normal_force: w * normal_force,
+        law_normal_force: normal_force,
+        friction_force_w: friction.force * w,
+        couple_w: couple_w * w,
         slip_velocity_w,
         sticking: friction.sticking,
         passed_through,
@@ -110,7 +115,7 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
 pub fn advance(at: &PointForce, laws: &Laws, state: &mut PointState, h: f64) {
     let n = at.normal_ab_w;
     state.tangential.deflection -= n * state.tangential.deflection.dot(&n);
-    laws.friction.advance(at.depth(), at.normal_force, &at.slip_velocity_w, &mut state.tangential, h);
+    laws.friction.advance(at.depth(), at.law_normal_force, &at.slip_velocity_w, &mut state.tangential, h);
     state.onset_speed = laws.normal.next_onset_speed(at.depth(), at.depth_rate, state.onset_speed);
 }
 

@@ -205,18 +205,18 @@ def test_deserializing_garbage_fails(new_slave, garbage):
     assert any(status in ("Error", "Fatal") for status, _, _ in slave.messages), slave.log_text()
 
 
-def test_unsupported_shape_is_refused_at_initialization(new_slave):
-    """geometry_b.shape = Box (3) is declared but not implemented yet: exitInitializationMode
-    fails, naming the variable and the item."""
+def test_unsupported_pair_is_refused_at_initialization(new_slave):
+    """Plane against Plane (geometry_b.shape = 9) has no finite separation: exitInitializationMode
+    fails, naming both shapes and the reason."""
     slave = new_slave()
-    params = PARAMS_1.start_values() | {"geometry_b.shape": 3}
+    params = PARAMS_1.start_values() | {"geometry_b.shape": 9}
     slave.enter_initialization(params, start_time=START)
     slave.set(inputs_at(PARAMS_1, START))
     with pytest.raises(FMICallException):
         slave.exit_initialization()
     log = slave.log_text()
-    assert "not supported yet" in log, log
-    assert "geometry_b.shape = Box" in log, log
+    assert "geometry pair Plane (A) - Plane (B) is not supported" in log, log
+    assert "no finite separation" in log, log
 
 
 def test_nan_input_is_refused(new_slave):

@@ -1,8 +1,15 @@
 //! Geometry pairs: where two shapes touch, how far apart they are, and along which normal.
 //!
-//! Each pair has one file with a canonical argument order (base shape first). The mirrored order
-//! reuses it through [`ContactPoint::flipped`]. An unsupported pair is an error at construction
-//! ([`UnsupportedPair`]), distinct from "no contact" (a positive separation).
+//! Each canonical pair has one file with a canonical argument order (base shape first), listed
+//! once in [`canonical`]. The mirrored order reuses it through [`ContactPoint::flipped`]. An
+//! unsupported pair is an error at construction ([`UnsupportedPair`]), distinct from "no contact"
+//! (a positive separation).
+//!
+//! A pair function appends the pair's contact points to a vector. Each point carries an `id`
+//! below the pair's `max_points` (a box corner, a cloud point, a manifold slot), which keys the
+//! per-point state of the stateful laws and the per-point outputs, and a `weight` that scales the
+//! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
+//! forces continuous as a body slides off an edge).
 
 mod plane_sphere;
 mod sphere_sphere;
@@ -26,9 +33,30 @@ pub struct ContactPoint {
     pub normal_ab_w: Vec3,
     /// Signed distance, > 0 apart.
     pub separation: f64,
+    /// Multiplies the laws' forces at this point (1 for a full point contact).
+    pub weight: f64,
+    /// Stable identity of the point within its pair, below the pair's `max_points`.
+    pub id: u32,
 }
 
 impl ContactPoint {
+    /// A full-weight point with id 0 from its witnesses and normal; the separation is
+    /// `(p_b - p_a) · n`.
+    pub fn new(p_a_w: Vec3, p_b_w: Vec3, normal_ab_w: Vec3) -> ContactPoint {
+        let separation = (p_b_w - p_a_w).dot(&normal_ab_w);
+        ContactPoint { p_a_w, p_b_w, normal_ab_w, separation, weight: 1.0, id: 0 }
+    }
+
+    pub fn with_id(mut self, id: u32) -> ContactPoint {
+        self.id = id;
+        self
+    }
+
+    pub fn with_weight(mut self, weight: f64) -> ContactPoint {
+        self.weight = weight;
+        self
+    }
+
     /// The same contact seen with A and B exchanged.
     pub fn flipped(&self) -> ContactPoint {
         ContactPoint {
@@ -36,6 +64,8 @@ impl ContactPoint {
             p_b_w: self.p_a_w,
             normal_ab_w: -self.normal_ab_w,
             separation: self.separation,
+            weight: self.weight,
+            id: self.id,
         }
     }
 
@@ -66,48 +96,62 @@ impl std::fmt::Display for UnsupportedPair {
     }
 }
 
-/// The canonical pairs, base shape first. A Point is a sphere of radius zero.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Canonical {
-    PlaneSphere,
-    SphereSphere,
+/// A canonical pair's contact function: base shape and its geometry pose in W, follower shape
+/// and its pose, and the vector to append the contact points to.
+pub type PairFunction = fn(&Shape, &Pose, &Shape, &Pose, &mut Vec<ContactPoint>);
+
+/// How many point ids a canonical pair uses for these shapes (base first).
+pub type PointCount = fn(&Shape, &Shape) -> usize;
+
+fn one(_: &Shape, _: &Shape) -> usize {
+    1
 }
 
-/// Radius of a shape that the sphere pairs can treat as a sphere.
-fn as_sphere(shape: &Shape) -> Option<f64> {
-    match shape {
-        Shape::Point => Some(0.0),
-        Shape::Sphere { radius } => Some(*radius),
+/// The canonical pairs, base shape first: the one place that says which pairs exist.
+fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, PointCount)> {
+    use ShapeKind::*;
+    let entry: (PairFunction, PointCount) = match (base, follower) {
+        (Plane, Point | Sphere) => (plane_sphere::contacts, one),
+        (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
+        _ => return None,
+    };
+    Some(entry)
+}
+
+/// Pairs that can never be supported, with the reason.
+fn impossible(a: ShapeKind, b: ShapeKind) -> Option<&'static str> {
+    use ShapeKind::*;
+    match (a, b) {
+        (Point, Point) => Some("two points can never penetrate, so they never carry a force"),
+        (Plane, Plane) => Some("two infinite planes have no finite separation"),
         _ => None,
     }
 }
 
 /// Two shapes, validated as a supported pair, with the order in which the canonical pair is called.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct GeometryPair {
     shape_a: Shape,
     shape_b: Shape,
-    canonical: Canonical,
+    function: PairFunction,
     /// The canonical function takes B first.
     flipped: bool,
+    max_points: usize,
 }
 
 impl GeometryPair {
     pub fn new(shape_a: Shape, shape_b: Shape) -> Result<Self, UnsupportedPair> {
-        let unsupported = |reason| UnsupportedPair { a: shape_a.kind(), b: shape_b.kind(), reason };
-        let (canonical, flipped) = match (&shape_a, &shape_b) {
-            (Shape::Point, Shape::Point) => {
-                return Err(unsupported("two points can never penetrate, so they never carry a force"))
-            }
-            (Shape::Plane, Shape::Plane) => {
-                return Err(unsupported("two infinite planes have no finite separation"))
-            }
-            (Shape::Plane, b) if as_sphere(b).is_some() => (Canonical::PlaneSphere, false),
-            (a, Shape::Plane) if as_sphere(a).is_some() => (Canonical::PlaneSphere, true),
-            (a, b) if as_sphere(a).is_some() && as_sphere(b).is_some() => (Canonical::SphereSphere, false),
-            _ => return Err(unsupported("not supported yet")),
+        let (a, b) = (shape_a.kind(), shape_b.kind());
+        if let Some(reason) = impossible(a, b) {
+            return Err(UnsupportedPair { a, b, reason });
+        }
+        let (function, count, flipped) = match (canonical(a, b), canonical(b, a)) {
+            (Some((function, count)), _) => (function, count, false),
+            (None, Some((function, count))) => (function, count, true),
+            (None, None) => return Err(UnsupportedPair { a, b, reason: "not supported yet" }),
         };
-        Ok(GeometryPair { shape_a, shape_b, canonical, flipped })
+        let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) };
+        Ok(GeometryPair { shape_a, shape_b, function, flipped, max_points })
     }
 
     pub fn shape_a(&self) -> &Shape {
@@ -118,44 +162,42 @@ impl GeometryPair {
         &self.shape_b
     }
 
+    /// Every point id is below this.
+    pub fn max_points(&self) -> usize {
+        self.max_points
+    }
+
     /// The radius [m] a rolling resistance torque acts with: the effective radius of curvature
-    /// at the contact, `r` for a sphere on a plane, `r_a r_b / (r_a + r_b)` for two spheres; 0
-    /// where a point touches (it cannot roll).
+    /// `1 / (1 / r_a + 1 / r_b)` of the two surfaces (a flat surface has an infinite radius);
+    /// 0 where a point touches or two flat surfaces meet (nothing rolls).
     pub fn rolling_radius(&self) -> f64 {
-        let radius_a = as_sphere(&self.shape_a).unwrap_or(0.0);
-        let radius_b = as_sphere(&self.shape_b).unwrap_or(0.0);
-        match self.canonical {
-            Canonical::PlaneSphere => radius_a.max(radius_b),
-            Canonical::SphereSphere if radius_a > 0.0 && radius_b > 0.0 => radius_a * radius_b / (radius_a + radius_b),
-            Canonical::SphereSphere => 0.0,
+        let (r_a, r_b) = (self.shape_a.rolling_radius(), self.shape_b.rolling_radius());
+        if r_a == 0.0 || r_b == 0.0 || (r_a.is_infinite() && r_b.is_infinite()) {
+            return 0.0;
         }
+        1.0 / (1.0 / r_a + 1.0 / r_b)
     }
 
     /// Appends the contact points of A at `pose_a` and B at `pose_b` (geometry frames in W) to
     /// `out`. Bounded pairs always give at least the closest pair of points, so the separation is
     /// known even when apart.
     pub fn contacts(&self, pose_a: &Pose, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
-        let (base, base_pose, follower, follower_pose) = if self.flipped {
-            (&self.shape_b, pose_b, &self.shape_a, pose_a)
-        } else {
-            (&self.shape_a, pose_a, &self.shape_b, pose_b)
-        };
         let first = out.len();
-        match self.canonical {
-            Canonical::PlaneSphere => {
-                let radius = as_sphere(follower).unwrap_or(0.0);
-                out.push(plane_sphere::contact(base_pose, &follower_pose.r, radius));
-            }
-            Canonical::SphereSphere => {
-                let radius_base = as_sphere(base).unwrap_or(0.0);
-                let radius_follower = as_sphere(follower).unwrap_or(0.0);
-                out.push(sphere_sphere::contact(&base_pose.r, radius_base, &follower_pose.r, radius_follower));
-            }
-        }
         if self.flipped {
+            (self.function)(&self.shape_b, pose_b, &self.shape_a, pose_a, out);
             for point in &mut out[first..] {
                 *point = point.flipped();
             }
+        } else {
+            (self.function)(&self.shape_a, pose_a, &self.shape_b, pose_b, out);
         }
+    }
+}
+
+/// Radius of a shape the sphere pairs treat as a sphere (a point has radius 0).
+pub(crate) fn sphere_radius(shape: &Shape) -> f64 {
+    match shape {
+        Shape::Sphere { radius } => *radius,
+        _ => 0.0,
     }
 }

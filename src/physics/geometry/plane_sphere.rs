@@ -4,14 +4,20 @@
 //! centre c: `separation = (c - o) · n - radius`, witnesses `p_b = c - radius n` on the sphere and
 //! its projection `p_a = p_b - ((p_b - o) · n) n` on the plane.
 
-use super::ContactPoint;
+use super::{sphere_radius, ContactPoint};
 use crate::physics::math::{Pose, Vec3};
+use crate::physics::shape::Shape;
+
+/// Canonical pair function: plane (base) and sphere or point (follower).
+pub(super) fn contacts(_: &Shape, plane: &Pose, sphere: &Shape, centre: &Pose, out: &mut Vec<ContactPoint>) {
+    out.push(contact(plane, &centre.r, sphere_radius(sphere)));
+}
 
 pub(super) fn contact(plane: &Pose, centre_w: &Vec3, radius: f64) -> ContactPoint {
     let normal = plane.q * Vec3::z();
     let p_b = centre_w - normal * radius;
     let height = (p_b - plane.r).dot(&normal);
-    ContactPoint { p_a_w: p_b - normal * height, p_b_w: p_b, normal_ab_w: normal, separation: height }
+    ContactPoint::new(p_b - normal * height, p_b, normal)
 }
 
 #[cfg(test)]

@@ -4,19 +4,23 @@
 //! witnesses `p_a = c_a + r_a n`, `p_b = c_b - r_b n`. Concentric spheres have no defined normal;
 //! +z of W is used so that the result stays finite.
 
-use super::ContactPoint;
-use crate::physics::math::Vec3;
+use super::{sphere_radius, ContactPoint};
+use crate::physics::math::{Pose, Vec3};
+use crate::physics::shape::Shape;
+
+/// Canonical pair function: sphere or point (base) and sphere or point (follower).
+pub(super) fn contacts(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
+    out.push(contact(&pose_a.r, sphere_radius(a), &pose_b.r, sphere_radius(b)));
+}
 
 pub(super) fn contact(centre_a: &Vec3, radius_a: f64, centre_b: &Vec3, radius_b: f64) -> ContactPoint {
     let offset = centre_b - centre_a;
     let distance = offset.norm();
     let normal = if distance > 1e-300 { offset / distance } else { Vec3::z() };
-    ContactPoint {
-        p_a_w: centre_a + normal * radius_a,
-        p_b_w: centre_b - normal * radius_b,
-        normal_ab_w: normal,
-        separation: distance - radius_a - radius_b,
-    }
+    let mut point = ContactPoint::new(centre_a + normal * radius_a, centre_b - normal * radius_b, normal);
+    // Exact, rather than re-derived from the witnesses.
+    point.separation = distance - radius_a - radius_b;
+    point
 }
 
 #[cfg(test)]

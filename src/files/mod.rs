@@ -1,0 +1,54 @@
+//! Geometry files: where they are (the FMU's resources folder or an absolute path) and how each
+//! format is read. Every error names the file and, where there is one, the line that failed.
+
+pub mod points;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A file that could not be used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileError {
+    pub path: PathBuf,
+    /// 1-based line (text formats) that failed, if one did.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{} line {line}: {}", self.path.display(), self.message),
+            None => write!(f, "{}: {}", self.path.display(), self.message),
+        }
+    }
+}
+
+impl FileError {
+    pub fn new(path: &Path, line: Option<usize>, message: impl Into<String>) -> FileError {
+        FileError { path: path.to_path_buf(), line, message: message.into() }
+    }
+}
+
+/// Resolves `file` (a `geometry_X.file` value): an absolute path is used as it is; a relative
+/// one is looked up in the resources folder.
+pub fn resolve(file: &str, resources: Option<&Path>) -> Result<PathBuf, FileError> {
+    let path = Path::new(file);
+    if path.is_absolute() {
+        return Ok(path.to_path_buf());
+    }
+    match resources {
+        Some(folder) => Ok(folder.join(path)),
+        None => Err(FileError::new(
+            path,
+            None,
+            "a relative path needs the FMU's resources folder, and the importer gave none; use an absolute path",
+        )),
+    }
+}
+
+/// Reads a whole file as text.
+pub fn read_text(path: &Path) -> Result<String, FileError> {
+    let bytes = std::fs::read(path).map_err(|e| FileError::new(path, None, format!("cannot be read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| FileError::new(path, None, format!("is not UTF-8 text: {e}")))
+}
