@@ -11,8 +11,10 @@
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
 
+pub mod distance;
 mod plane_sphere;
 mod sphere_sphere;
+mod surface_point;
 
 use super::math::{Pose, Vec3};
 use super::shape::{Shape, ShapeKind};
@@ -113,6 +115,7 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
     let entry: (PairFunction, PointCount) = match (base, follower) {
         (Plane, Point | Sphere) => (plane_sphere::contacts, one),
         (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
+        (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
         _ => return None,
     };
     Some(entry)
