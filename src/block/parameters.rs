@@ -431,6 +431,7 @@ fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
 fn load_shape(kind: ShapeKind, path: &Path) -> Result<Shape, files::FileError> {
     match kind {
         ShapeKind::PointCloud => Ok(Shape::PointCloud(Arc::new(PointCloud { points: files::points::read(path)? }))),
+        ShapeKind::GridSurface => Ok(Shape::GridSurface(Arc::new(files::grid::read(path)?))),
         _ => Err(files::FileError::new(path, None, format!("{} files are not supported yet", kind.name()))),
     }
 }

@@ -1,6 +1,7 @@
 //! Geometry files: where they are (the FMU's resources folder or an absolute path) and how each
 //! format is read. Every error names the file and, where there is one, the line that failed.
 
+pub mod grid;
 pub mod points;
 
 use std::fmt;

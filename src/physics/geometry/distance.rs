@@ -5,7 +5,8 @@
 //! the signed distance (negative inside the shape). For convex shapes the outward normal at the
 //! nearest point is the direction from that point to `p_w` when outside. Flat shapes (Disk,
 //! Rectangle) are finite patches of a plane: a point below the patch (z < 0 within its outline)
-//! is inside, like under a Plane.
+//! is inside, like under a Plane. A GridSurface is the solid below its height field; its distance
+//! is measured to the tangent plane (see `height_field`).
 
 use super::super::math::{Pose, Vec3};
 use super::super::shape::{Shape, ShapeKind};
@@ -21,7 +22,7 @@ pub struct SurfacePoint {
 
 /// True for the shapes `to_surface` answers for.
 pub fn has_surface(kind: ShapeKind) -> bool {
-    matches!(kind, ShapeKind::Plane | ShapeKind::Sphere)
+    matches!(kind, ShapeKind::Plane | ShapeKind::Sphere | ShapeKind::GridSurface)
 }
 
 /// The nearest surface point of `shape` at `pose` to `p_w`; `None` for shapes without a surface
@@ -36,6 +37,7 @@ pub fn to_surface(shape: &Shape, pose: &Pose, p_w: &Vec3) -> Option<SurfacePoint
             let normal = if norm > 1e-300 { local / norm } else { Vec3::z() };
             (normal * *radius, normal, norm - radius)
         }
+        Shape::GridSurface(field) => super::height_field::to_surface(field, &local),
         _ => return None,
     };
     Some(SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance })

@@ -11,7 +11,9 @@
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
 
+mod cloud_surface;
 pub mod distance;
+mod height_field;
 mod plane_sphere;
 mod sphere_sphere;
 mod surface_point;
@@ -116,6 +118,7 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
         (Plane, Point | Sphere) => (plane_sphere::contacts, one),
         (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
         (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
+        (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count),
         _ => return None,
     };
     Some(entry)
@@ -126,6 +129,9 @@ fn impossible(a: ShapeKind, b: ShapeKind) -> Option<&'static str> {
     use ShapeKind::*;
     match (a, b) {
         (Point, Point) => Some("two points can never penetrate, so they never carry a force"),
+        (PointCloud, PointCloud | Point) | (Point, PointCloud) => {
+            Some("points never penetrate one another, so two point sets never carry a force")
+        }
         (Plane, Plane) => Some("two infinite planes have no finite separation"),
         _ => None,
     }
