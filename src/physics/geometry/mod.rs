@@ -11,6 +11,8 @@
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
 
+mod capsule_capsule;
+mod capsule_plane;
 mod cloud_surface;
 pub mod distance;
 mod height_field;
@@ -116,6 +118,8 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
     use ShapeKind::*;
     let entry: (PairFunction, PointCount) = match (base, follower) {
         (Plane, Point | Sphere) => (plane_sphere::contacts, one),
+        (Plane, Capsule) => (capsule_plane::contacts, capsule_plane::point_count),
+        (Capsule, Capsule) => (capsule_capsule::contacts, capsule_capsule::point_count),
         (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
         (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
         (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count),

@@ -1,0 +1,310 @@
+//! Capsule (A) against capsule (B): closest points of the two segments, plus the two ends of
+//! their overlap when they lie along each other.
+//!
+//! Each capsule is a segment `c + s u`, `|s| <= L`, swept by a sphere of radius r. A pair of
+//! segment points a, b at distance `f = |b - a|` gives a contact along the line through them:
+//! `n = (b - a) / f`, witnesses where that line leaves each capsule, `p_a = a + lambda_a n` and
+//! `p_b = b - lambda_b n`, `separation = f - lambda_a - lambda_b`. Where n is perpendicular to
+//! both axes (the closest points of crossing segments, parallel segments) or leaves through an
+//! end sphere (closest points at an end), `lambda = r` and this is the sphere-sphere contact
+//! `f - r_a - r_b`; elsewhere it is the gap between the two surfaces measured along the line,
+//! with both witnesses exactly on the surfaces.
+//!
+//! Points:
+//! - id 0: the closest points of the segments (distance f*, deepest depth `d* = r_a + r_b - f*`).
+//!   Parameters of the lines: `s = (k f_b - f_a) / (1 - k^2)`, `t = f_b + k s` with `k = u_a · u_b`,
+//!   `f_a = u_a · (c_a - c_b)`, `f_b = u_b · (c_a - c_b)`; s is clamped to A, t to B, and s is
+//!   recomputed for a clamped t (`s = k t - f_a`, clamped again), which is exact for segments.
+//! - ids 1 and 2: "stations" at the two ends of the overlap of the segments along their mean axis
+//!   `m = (u_a + sigma u_b) / |...|` (sigma = sign k, so that the axes point the same way): the
+//!   points of A and of B that project onto m at the lower and the upper end of the overlap of
+//!   their projections (clamped to the segments when the projections do not overlap, which makes
+//!   both stations the facing ends). Each is its own contact along the line through its two
+//!   points, with its own separation. Parallel segments at distance f have stations exactly f
+//!   apart: a capsule lying on a capsule rests on two points like a cylinder on a plane.
+//!
+//! Why three points and these weights (force continuity): the closest points of parallel
+//! segments are not unique (any point of the overlap is), so they cannot carry force there
+//! without jumping; and for crossed segments the ends of the overlap are far from the crossing,
+//! so they cannot carry it there. With the stations' excess distances `D_i = f_i - f* >= 0`:
+//! - the closest points have weight `w_0 = 1 - kappa (1 - phi)`, `phi = clamp(min(D_1, D_2) / d*, 0, 1)`
+//!   (1 when apart): 0 while a station is as close as the closest points (parallel, or tilted so
+//!   that the minimum is at one end of the overlap, where a station already carries it), rising
+//!   to 1 when both stations are at least d* farther, i.e. carry no force (crossed: one exact
+//!   point contact). The closest points are unique wherever `w_0 > 0`.
+//! - each station has weight `kappa g(l)`, with the overlap length l along m and
+//!   `g = 1/2 + 1/2 clamp(l / min(r_a, r_b), 0, 1)`: two coincident stations (no overlap) make one
+//!   point, and an overlap longer than the smaller radius two full points.
+//! - `kappa = clamp((|k| - cos 60°) / (cos 30° - cos 60°), 0, 1)` fades the stations out between
+//!   30° and 60° between the axes, so that the mean axis, which turns by 90° where sigma changes
+//!   sign at right angles, is never used there (stations are not even computed when kappa = 0).
+//!
+//! The total weight thus goes from 2 (lying along each other) to 1 (crossed, touching end to end
+//! or point to segment), continuously. The construction is symmetric in A and B, so exchanging
+//! the capsules mirrors every point (ids 1 and 2 exchange when the axes point opposite ways).
+//! A capsule of zero length is a sphere: only the closest points (id 0), weight 1.
+
+use super::ContactPoint;
+use crate::physics::math::{Pose, Vec3};
+use crate::physics::shape::Shape;
+
+/// Below this `1 - k^2` (axes within about 1e-6 rad) the segments are treated as parallel.
+const PARALLEL: f64 = 1e-12;
+/// cos 30° and cos 60°: where the stations' weight factor kappa starts and ends fading.
+const STATIONS_FULL: f64 = 0.866_025_403_784_438_6;
+const STATIONS_NONE: f64 = 0.5;
+
+/// A capsule's segment and radius in W.
+struct Segment {
+    centre: Vec3,
+    axis: Vec3,
+    half_length: f64,
+    radius: f64,
+}
+
+impl Segment {
+    fn new(shape: &Shape, pose: &Pose) -> Segment {
+        let Shape::Capsule { radius, half_length } = *shape else { unreachable!("capsule_capsule called with {shape:?}") };
+        Segment { centre: pose.r, axis: pose.q * Vec3::z(), half_length, radius }
+    }
+
+    fn at(&self, s: f64) -> Vec3 {
+        self.centre + self.axis * s
+    }
+
+    /// How far the ray from the axis point at s along the unit direction d runs inside the
+    /// capsule: with `c = d · u`, through the side at `r / sqrt(1 - c^2)` if the axial coordinate
+    /// `s + lambda c` is still within [-L, L] there, otherwise through the end sphere at
+    /// e = L sign(c): `lambda = -delta c + sqrt(r^2 - delta^2 (1 - c^2))`, `delta = s - e`.
+    /// Equal to r when d is perpendicular to the axis, and from an end point pointing outward.
+    fn exit(&self, s: f64, d: &Vec3) -> f64 {
+        let c = d.dot(&self.axis);
+        let sin_squared = 1.0 - c * c;
+        if sin_squared > 0.0 {
+            let side = self.radius / sin_squared.sqrt();
+            if (s + side * c).abs() <= self.half_length {
+                return side;
+            }
+        }
+        let delta = s - self.half_length.copysign(c);
+        -delta * c + (self.radius * self.radius - delta * delta * sin_squared.max(0.0)).max(0.0).sqrt()
+    }
+}
+
+/// Canonical pair function: capsule (base) and capsule (follower).
+pub(super) fn contacts(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
+    let (a, b) = (Segment::new(a, pose_a), Segment::new(b, pose_b));
+    let k = a.axis.dot(&b.axis);
+    let fallback = fallback_normal(&a, &b);
+    if a.half_length == 0.0 || b.half_length == 0.0 {
+        let (s, t) = closest_parameters(&a, &b).unwrap_or((0.0, 0.0));
+        out.push(sphere_pair(&a, s, &b, t, &fallback).0);
+        return;
+    }
+    let kappa = ((k.abs() - STATIONS_NONE) / (STATIONS_FULL - STATIONS_NONE)).clamp(0.0, 1.0);
+    let stations = (kappa > 0.0).then(|| Stations::new(&a, &b));
+    let (s, t) = match (closest_parameters(&a, &b), &stations) {
+        (Some(st), _) => st,
+        // Parallel (so kappa = 1): the middle of the overlap, chosen symmetrically.
+        (None, Some(stations)) => stations.parameters(&a, &b, 0.5 * (stations.low + stations.high)),
+        (None, None) => unreachable!("parallel axes have kappa = 1"),
+    };
+    let (closest, f_min) = sphere_pair(&a, s, &b, t, &fallback);
+    let Some(stations) = stations else {
+        out.push(closest);
+        return;
+    };
+    let (low, f_low) = stations.contact(&a, &b, stations.low, &fallback);
+    let (high, f_high) = stations.contact(&a, &b, stations.high, &fallback);
+    let depth = a.radius + b.radius - f_min;
+    let phi = if depth > 0.0 { ((f_low.min(f_high) - f_min) / depth).clamp(0.0, 1.0) } else { 1.0 };
+    let overlap = ((stations.high - stations.low) / a.radius.min(b.radius)).clamp(0.0, 1.0);
+    let station_weight = kappa * 0.5 * (1.0 + overlap);
+    // Rounding leaves a weight of order 1e-13 on the closest points of parallel segments; such
+    // a point would count as carrying force without carrying any.
+    let closest_weight = 1.0 - kappa * (1.0 - phi);
+    out.push(closest.with_weight(if closest_weight < 1e-9 { 0.0 } else { closest_weight }));
+    out.push(low.with_id(1).with_weight(station_weight));
+    out.push(high.with_id(2).with_weight(station_weight));
+}
+
+/// Three point ids (closest points and two stations); one if a capsule has zero length.
+pub(super) fn point_count(a: &Shape, b: &Shape) -> usize {
+    let zero_length = |shape: &Shape| matches!(shape, Shape::Capsule { half_length, .. } if *half_length == 0.0);
+    if zero_length(a) || zero_length(b) {
+        1
+    } else {
+        3
+    }
+}
+
+/// Parameters (s on A, t on B) of the closest points of the segments; `None` for parallel axes
+/// of two segments of nonzero length, whose closest points are not unique.
+fn closest_parameters(a: &Segment, b: &Segment) -> Option<(f64, f64)> {
+    let r = a.centre - b.centre;
+    let (k, f_a, f_b) = (a.axis.dot(&b.axis), a.axis.dot(&r), b.axis.dot(&r));
+    let denominator = 1.0 - k * k;
+    let s = if denominator > PARALLEL {
+        ((k * f_b - f_a) / denominator).clamp(-a.half_length, a.half_length)
+    } else if a.half_length == 0.0 || b.half_length == 0.0 {
+        // A point against a segment: the point's own parameter, the segment's from it below.
+        (-f_a).clamp(-a.half_length, a.half_length)
+    } else {
+        return None;
+    };
+    let t = f_b + k * s;
+    if t.abs() > b.half_length {
+        let t = t.clamp(-b.half_length, b.half_length);
+        return Some(((k * t - f_a).clamp(-a.half_length, a.half_length), t));
+    }
+    Some((s, t))
+}
+
+/// The contact along the line through the points at parameters s of A and t of B, and their
+/// distance f: normal `n = (b - a) / f`, witnesses where the line leaves each capsule
+/// (`p_a = a + lambda_a n`, `p_b = b - lambda_b n`), separation `f - lambda_a - lambda_b`.
+fn sphere_pair(a: &Segment, s: f64, b: &Segment, t: f64, fallback: &Vec3) -> (ContactPoint, f64) {
+    let (centre_a, centre_b) = (a.at(s), b.at(t));
+    let offset = centre_b - centre_a;
+    let distance = offset.norm();
+    let n = if distance > 1e-300 { offset / distance } else { *fallback };
+    let (reach_a, reach_b) = (a.exit(s, &n), b.exit(t, &-n));
+    let mut point = ContactPoint::new(centre_a + n * reach_a, centre_b - n * reach_b, n);
+    // Exact, rather than re-derived from the witnesses.
+    point.separation = distance - reach_a - reach_b;
+    (point, distance)
+}
+
+/// The normal of segments that intersect: across both axes, from A's centre toward B's, or for
+/// parallel axes across them toward B (any direction across A if the segments are collinear).
+fn fallback_normal(a: &Segment, b: &Segment) -> Vec3 {
+    let towards_b = b.centre - a.centre;
+    let across = a.axis.cross(&b.axis);
+    let n = if across.norm() > 1e-9 {
+        across.normalize()
+    } else {
+        let sideways = towards_b - a.axis * towards_b.dot(&a.axis);
+        if sideways.norm() > 1e-300 {
+            sideways.normalize()
+        } else {
+            // Collinear: the W axis least aligned with A's, made perpendicular to it.
+            let w = if a.axis.x.abs() < 0.5 { Vec3::x() } else { Vec3::y() };
+            (w - a.axis * w.dot(&a.axis)).normalize()
+        }
+    };
+    if n.dot(&towards_b) < 0.0 {
+        -n
+    } else {
+        n
+    }
+}
+
+/// Both segments projected onto their mean axis m, and the overlap [low, high] of the
+/// projections (low > high when they do not overlap).
+struct Stations {
+    mean_axis: Vec3,
+    /// sigma: -1 when B's axis points against A's.
+    sigma: f64,
+    /// `u_a · m = sigma u_b · m`: how a segment parameter scales onto m.
+    scale: f64,
+    low: f64,
+    high: f64,
+}
+
+impl Stations {
+    fn new(a: &Segment, b: &Segment) -> Stations {
+        let sigma = if a.axis.dot(&b.axis) < 0.0 { -1.0 } else { 1.0 };
+        let mean_axis = (a.axis + b.axis * sigma).normalize();
+        let scale = a.axis.dot(&mean_axis);
+        let (centre_a, centre_b) = (a.centre.dot(&mean_axis), b.centre.dot(&mean_axis));
+        let (extent_a, extent_b) = (a.half_length * scale, b.half_length * scale);
+        Stations {
+            mean_axis,
+            sigma,
+            scale,
+            low: (centre_a - extent_a).max(centre_b - extent_b),
+            high: (centre_a + extent_a).min(centre_b + extent_b),
+        }
+    }
+
+    /// Segment parameters (s on A, t on B along B's own axis) of the points at station x.
+    fn parameters(&self, a: &Segment, b: &Segment, x: f64) -> (f64, f64) {
+        let s = ((x - a.centre.dot(&self.mean_axis)) / self.scale).clamp(-a.half_length, a.half_length);
+        let t = ((x - b.centre.dot(&self.mean_axis)) / self.scale).clamp(-b.half_length, b.half_length);
+        (s, self.sigma * t)
+    }
+
+    fn contact(&self, a: &Segment, b: &Segment, x: f64, fallback: &Vec3) -> (ContactPoint, f64) {
+        let (s, t) = self.parameters(a, b, x);
+        sphere_pair(a, s, b, t, fallback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::math::Rotation;
+
+    fn capsule(radius: f64, half_length: f64) -> Shape {
+        Shape::Capsule { radius, half_length }
+    }
+
+    fn run(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Vec<ContactPoint> {
+        let mut out = Vec::new();
+        contacts(a, pose_a, b, pose_b, &mut out);
+        out
+    }
+
+    #[test]
+    fn capsule_lying_on_a_capsule_rests_on_the_two_ends_of_the_overlap() {
+        // A along x at the origin, B parallel 0.095 above it and shifted by 0.1 along x:
+        // overlap x in [-0.1, 0.2], depth 0.005 everywhere along it.
+        let along_x = Rotation::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2);
+        let a = Pose { r: Vec3::zeros(), q: along_x };
+        let b = Pose { r: Vec3::new(0.1, 0.0, 0.095), q: along_x };
+        let out = run(&capsule(0.05, 0.2), &a, &capsule(0.05, 0.2), &b);
+        assert_eq!(out.len(), 3);
+        assert!(out[0].weight < 1e-12);
+        for (c, x) in out[1..].iter().zip([-0.1, 0.2]) {
+            assert!((c.separation + 0.005).abs() < 1e-15);
+            assert!((c.normal_ab_w - Vec3::z()).norm() < 1e-15);
+            assert!((c.p_a_w - Vec3::new(x, 0.0, 0.05)).norm() < 1e-15);
+            assert_eq!(c.weight, 1.0);
+        }
+        assert!((out[0].separation + 0.005).abs() < 1e-15);
+    }
+
+    #[test]
+    fn crossed_capsules_touch_at_one_exact_point() {
+        // Axes along x and y, 0.09 apart: depth 0.01 at the crossing, stations weightless.
+        let a = Pose { r: Vec3::new(0.0, 0.02, 0.0), q: Rotation::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2) };
+        let b = Pose { r: Vec3::new(0.03, 0.0, 0.09), q: Rotation::from_axis_angle(&Vec3::x_axis(), std::f64::consts::FRAC_PI_2) };
+        let out = run(&capsule(0.05, 0.2), &a, &capsule(0.05, 0.3), &b);
+        assert_eq!(out.len(), 1);
+        let c = out[0];
+        assert!((c.separation + 0.01).abs() < 1e-15);
+        assert!((c.p_a_w - Vec3::new(0.03, 0.02, 0.05)).norm() < 1e-15);
+        assert!((c.p_b_w - Vec3::new(0.03, 0.02, 0.04)).norm() < 1e-15);
+        assert_eq!(c.weight, 1.0);
+    }
+
+    #[test]
+    fn tilted_capsule_keeps_its_lower_end_and_lifts_the_upper_one() {
+        // B tilted by 0.01 rad about y over A: the end at x = -0.2 is lowest.
+        let along_x = Rotation::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2);
+        let a = Pose { r: Vec3::zeros(), q: along_x };
+        let tilt = Rotation::from_axis_angle(&Vec3::y_axis(), -0.01);
+        let b = Pose { r: Vec3::new(0.0, 0.0, 0.095 + 0.2 * 0.01f64.sin()), q: tilt * along_x };
+        let out = run(&capsule(0.05, 0.2), &a, &capsule(0.05, 0.2), &b);
+        let d_star = -out[0].separation;
+        assert!((d_star - 0.005).abs() < 1e-5, "{d_star}");
+        // The closest points sit where the low station is: that station carries the depth.
+        assert!(out[0].weight < 1e-2, "{}", out[0].weight);
+        // (The station pairs points at equal heights along the mean axis, a distance f* / cos(0.005)
+        // rather than f* apart: second order in the tilt.)
+        assert!((out[1].separation - out[0].separation).abs() < 2e-6);
+        // The upper end is 0.4 sin(0.01) higher and no deeper than that allows.
+        assert!((out[2].separation - out[0].separation - 0.4 * 0.01f64.sin()).abs() < 1e-5);
+        assert_eq!(out[1].weight, 1.0);
+    }
+}
