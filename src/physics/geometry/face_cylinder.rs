@@ -4,8 +4,9 @@
 //! beyond it, weighted by the covered fraction of the cylinder's cut (see `finite_face`).
 //!
 //! F = the projection of `cylinder ∩ {z <= 0}` (base frame), with the cylinder taken as the
-//! prism over the regular 64-gon inscribed in its cross-section (for the area only; the rim
-//! points are exact). Standing on an end, F is that end's 64-gon: w is the covered fraction of the
+//! prism over the regular 64-gon circumscribed about its cross-section (for the area only; the rim
+//! points are exact). The prism contains the cylinder, so F has a positive area whenever a rim
+//! point penetrates. Standing on an end, F is that end's 64-gon: w is the covered fraction of the
 //! end face. Lying, F is a strip along the lowest line: w is the covered fraction of its length.
 
 use nalgebra::Matrix2;
@@ -23,11 +24,13 @@ pub(super) fn contacts(base: &Shape, base_pose: &Pose, follower: &Shape, pose: &
         unreachable!("face_cylinder is registered for a Rectangle or Disk base and a Cylinder follower only")
     };
     let local = relative(base_pose, pose);
-    // The prism: vertex k on the -z end, CIRCLE_SIDES + k on the +z end.
+    // The circumscribed prism (it contains the cylinder, so its cut is never empty while a rim
+    // point penetrates): vertex k on the -z end, CIRCLE_SIDES + k on the +z end.
+    let corner = radius / (std::f64::consts::PI / CIRCLE_SIDES as f64).cos();
     let vertices: [Vec3; 2 * CIRCLE_SIDES] = std::array::from_fn(|i| {
         let angle = std::f64::consts::TAU * (i % CIRCLE_SIDES) as f64 / CIRCLE_SIDES as f64;
         let z = if i < CIRCLE_SIDES { -half_length } else { *half_length };
-        local.transform_point(&Vec3::new(radius * angle.cos(), radius * angle.sin(), z))
+        local.transform_point(&Vec3::new(corner * angle.cos(), corner * angle.sin(), z))
     });
     let edges = (0..CIRCLE_SIDES).flat_map(|k| {
         let next = (k + 1) % CIRCLE_SIDES;

@@ -73,9 +73,11 @@ fn flat_on_face(base: &Shape, base_pose: &Pose, follower: &Shape, pose: &Pose, f
             rectangle_plane::corners(*half_x, *half_y, &local)
         }
         Shape::Disk { radius } => {
+            // Circumscribed, so that the part below the plane is never empty while a rim point is.
+            let corner = radius / (std::f64::consts::PI / CIRCLE_SIDES as f64).cos();
             for k in 0..CIRCLE_SIDES {
                 let angle = std::f64::consts::TAU * k as f64 / CIRCLE_SIDES as f64;
-                face.push(P2::new(angle.cos(), angle.sin()) * *radius);
+                face.push(P2::new(angle.cos(), angle.sin()) * corner);
             }
             disk_plane::candidates(*radius, &local, &Vec3::z())
         }

@@ -14,7 +14,10 @@
 //!   (`|c - (m, 0)| - r` for a sphere of centre c), along the direction from `(m, 0)` to it: the
 //!   same value as the face's surface query gives for a point above or beside it. The closest
 //!   candidate thus gives the separation when apart; it is exact when the closest feature is a
-//!   candidate (the lowest corner above the face) and an upper bound otherwise.
+//!   candidate (the lowest corner above the face) and an upper bound otherwise. A follower below
+//!   the plane but beside the face (w = 0) is apart and reports this positive distance; where the
+//!   overlap begins its reported separation turns to the depth z < 0, while its force, scaled by
+//!   w -> 0 there, stays continuous.
 //!
 //! Weight (keeps the force continuous as the follower slides off an edge): every point of the
 //! pair gets `w = area(F ∩ O) / area(F)`, where F is the contact footprint: the part of the
@@ -28,8 +31,9 @@
 //! its face overhangs. F moves continuously with the pose and its area is positive whenever a
 //! point penetrates, so w and the forces are continuous; `w -> 0` as the overlap ends. Areas are
 //! shoelace areas of Sutherland-Hodgman clips; circles in them (a Disk outline, a cylinder's
-//! cross-section, a flat disk) are regular polygons of [`CIRCLE_SIDES`] sides, a Disk outline
-//! circumscribed about its circle so that a footprint inside the circle is fully covered.
+//! cross-section, a flat disk) are regular polygons of [`CIRCLE_SIDES`] sides circumscribed
+//! about them: a footprint inside a Disk's circle is then fully covered, and a follower's polygon
+//! contains its circle, so F is never empty while one of its rim points penetrates.
 
 use nalgebra::Matrix2;
 
@@ -114,11 +118,12 @@ impl Outline {
         if area <= 0.0 {
             return 0.0;
         }
-        let mut current = footprint.clone();
-        let mut next = Polygon::new();
+        let (mut first, mut second) = (footprint.clone(), Polygon::new());
+        // Swapping the references, not the (large) polygons.
+        let (mut current, mut next) = (&mut first, &mut second);
         for i in 0..self.sides() {
             let (m, c) = self.half_plane(i);
-            current.clip(&(jacobian.transpose() * m), c - m.dot(origin), &mut next);
+            current.clip(&(jacobian.transpose() * m), c - m.dot(origin), next);
             std::mem::swap(&mut current, &mut next);
         }
         (current.area() / area).clamp(0.0, 1.0)
