@@ -638,3 +638,29 @@ fn every_flat_pair_gives_unit_normals_and_separations_equal_to_the_witness_dista
     }
     assert!(partial > 100, "only {partial} partly covered points");
 }
+
+#[test]
+fn upright_cylinder_straddling_an_edge_tips_straight_through_upright_without_a_jump() {
+    // Tilting about a horizontal axis from -eps to +eps flips the lowest direction u to -u, which
+    // maps the rim pattern {u, v, -u, -v} onto itself: the moved points, the weights and so the
+    // wrench differ by O(eps) across upright, although the ids of the points swap.
+    let (r, length) = (0.03, 0.1);
+    let block = block(rectangle(0.4, 0.3), cylinder(r, length));
+    let centre = v([EDGE - 0.01, 0.0, length / 2.0 - D]);
+    let axis = v([0.6_f64.cos(), 0.6_f64.sin(), 0.0]);
+    let jump = |eps: f64| {
+        let (f_minus, t_minus) = wrench(&on_fixed_base(&block, centre, about(axis, -eps)));
+        let (f_plus, t_plus) = wrench(&on_fixed_base(&block, centre, about(axis, eps)));
+        ((f_plus - f_minus).norm(), (t_plus - t_minus).norm())
+    };
+    let (f_wide, t_wide) = jump(1e-4);
+    // Straddling the edge, the points are moved and the torque is not zero: a pattern jump would
+    // show as a change of order 0.1 r k D that does not shrink with eps.
+    assert!(t_wide > 0.0 && f_wide > 0.0);
+    for eps in [1e-6, 1e-8] {
+        let (f, t) = jump(eps);
+        assert!(f <= f_wide * eps / 1e-4 * 2.0, "eps = {eps}: |dF| = {f} vs {f_wide} at 1e-4");
+        assert!(t <= t_wide * eps / 1e-4 * 2.0, "eps = {eps}: |dT| = {t} vs {t_wide} at 1e-4");
+    }
+    assert!(t_wide <= 1e-2 * KD * r, "{t_wide}");
+}

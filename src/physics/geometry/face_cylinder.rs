@@ -8,6 +8,14 @@
 //! points are exact). The prism contains the cylinder, so F has a positive area whenever a rim
 //! point penetrates. Standing on an end, F is that end's 64-gon: w is the covered fraction of the
 //! end face. Lying, F is a strip along the lowest line: w is the covered fraction of its length.
+//!
+//! Near upright the rim pattern turns with the tilt direction. Tipping straight through upright
+//! maps it onto itself (u -> -u, ids swapped), so the wrench stays continuous. Its rotation does
+//! change where the points beyond an edge land, though: for an upright cylinder straddling an
+//! edge whose tilt direction swings around the vertical (or that is exactly upright, where u is
+//! the frame's x axis), the total force is unchanged but the centre of pressure moves within the
+//! covered part (by about 0.1 r for a cylinder centred on a straight edge). A cylinder whose rim
+//! lies over the face has no moved point and does not see this.
 
 use nalgebra::Matrix2;
 

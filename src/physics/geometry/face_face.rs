@@ -10,6 +10,8 @@
 //! fraction of the larger face would carry load. Faces of equal area (within 1e-9 relative) have
 //! no smaller one: each serves once as the base, the two sets of points with half the weight each
 //! (ids 0 to 3 with A as the base, 4 to 7 with B), so exchanging A and B mirrors the result.
+//! Like a Plane, the base face is one-sided: the follower rests on its +z side. A disk follower's
+//! rim pattern turns with its tilt as a cylinder's end does (see `face_cylinder`).
 
 use nalgebra::Matrix2;
 
