@@ -11,12 +11,22 @@
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
 
+mod box_plane;
 mod capsule_capsule;
 mod capsule_plane;
 mod cloud_surface;
+mod cylinder_plane;
+mod disk_plane;
 pub mod distance;
+mod face_box;
+mod face_capsule;
+mod face_cylinder;
+mod face_face;
+mod finite_face;
 mod height_field;
 mod plane_sphere;
+mod polygon;
+mod rectangle_plane;
 mod sphere_sphere;
 mod surface_point;
 
@@ -121,6 +131,14 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
         (Plane, Capsule) => (capsule_plane::contacts, capsule_plane::point_count),
         (Capsule, Capsule) => (capsule_capsule::contacts, capsule_capsule::point_count),
         (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
+        (Plane, Box) => (box_plane::contacts, box_plane::count),
+        (Plane, Cylinder) => (cylinder_plane::contacts, cylinder_plane::count),
+        (Plane, Disk) => (disk_plane::contacts, disk_plane::count),
+        (Plane, Rectangle) => (rectangle_plane::contacts, rectangle_plane::count),
+        (Rectangle | Disk, Box) => (face_box::contacts, face_box::count),
+        (Rectangle | Disk, Cylinder) => (face_cylinder::contacts, face_cylinder::count),
+        (Rectangle | Disk, Capsule) => (face_capsule::contacts, face_capsule::count),
+        (Rectangle, Rectangle | Disk) | (Disk, Disk) => (face_face::contacts, face_face::count),
         (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
         (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count),
         _ => return None,
