@@ -21,7 +21,7 @@ pub struct SurfacePoint {
 
 /// True for the shapes `to_surface` answers for.
 pub fn has_surface(kind: ShapeKind) -> bool {
-    matches!(kind, ShapeKind::Plane | ShapeKind::Sphere)
+    matches!(kind, ShapeKind::Plane | ShapeKind::Sphere | ShapeKind::ConvexHull | ShapeKind::Ellipsoid | ShapeKind::Mesh)
 }
 
 /// The nearest surface point of `shape` at `pose` to `p_w`; `None` for shapes without a surface
@@ -36,6 +36,9 @@ pub fn to_surface(shape: &Shape, pose: &Pose, p_w: &Vec3) -> Option<SurfacePoint
             let normal = if norm > 1e-300 { local / norm } else { Vec3::z() };
             (normal * *radius, normal, norm - radius)
         }
+        Shape::ConvexHull(hull) => super::convex::hull_surface(hull, &local),
+        Shape::Ellipsoid { semi_axes } => super::ellipsoid::closest_point(semi_axes, &local),
+        Shape::Mesh(mesh) => super::mesh::surface(mesh, &local),
         _ => return None,
     };
     Some(SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance })

@@ -11,7 +11,12 @@
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
 
+mod convex;
 pub mod distance;
+mod ellipsoid;
+mod hull_plane;
+mod mesh;
+pub mod parry;
 mod plane_sphere;
 mod sphere_sphere;
 mod surface_point;
@@ -116,6 +121,15 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
         (Plane, Point | Sphere) => (plane_sphere::contacts, one),
         (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
         (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
+        // General convex pairs (GJK/EPA and the contact patch); the face contacts against
+        // finite Rectangle and Disk bases, and the plane pairs of primitives, are analytic elsewhere.
+        (ConvexHull, ConvexHull | Disk | Rectangle | Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Ellipsoid, Ellipsoid | Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (convex::contacts, convex::point_count),
+        (Box, Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Cylinder, Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one),
+        (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count),
+        (Mesh, Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (mesh::contacts, mesh::point_count),
         _ => return None,
     };
     Some(entry)
@@ -127,6 +141,10 @@ fn impossible(a: ShapeKind, b: ShapeKind) -> Option<&'static str> {
     match (a, b) {
         (Point, Point) => Some("two points can never penetrate, so they never carry a force"),
         (Plane, Plane) => Some("two infinite planes have no finite separation"),
+        (Mesh, Mesh) => Some("two surface meshes have no inside to measure a depth in; make one of them a ConvexHull"),
+        (Mesh, Ellipsoid) | (Ellipsoid, Mesh) => {
+            Some("parry's mesh contacts take no ellipsoid; give the ellipsoid as a ConvexHull of points on its surface")
+        }
         _ => None,
     }
 }
