@@ -1,7 +1,9 @@
 //! Geometry files: where they are (the FMU's resources folder or an absolute path) and how each
 //! format is read. Every error names the file and, where there is one, the line that failed.
 
+pub mod obj;
 pub mod points;
+pub mod stl;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
