@@ -65,6 +65,8 @@ pub(super) enum Convex<'a> {
     Ellipsoid { semi_axes: Vec3 },
     Sphere { radius: f64 },
     Hull(&'a ConvexHull),
+    /// One triangle of a mesh (its closest points to a convex shape).
+    Triangle([Vec3; 3]),
 }
 
 impl<'a> Convex<'a> {
@@ -98,6 +100,7 @@ impl<'a> Convex<'a> {
             Convex::Capsule { .. } => 2,
             Convex::Ellipsoid { .. } | Convex::Sphere { .. } => 1,
             Convex::Hull(hull) => hull.faces.iter().map(|f| f.vertices.len()).max().unwrap_or(1),
+            Convex::Triangle(_) => 3,
         }
     }
 
@@ -117,6 +120,7 @@ impl<'a> Convex<'a> {
             Convex::Hull(hull) => {
                 hull.vertices.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or_else(Vec3::zeros)
             }
+            Convex::Triangle(t) => t.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or_else(Vec3::zeros),
         }
     }
 
@@ -194,6 +198,14 @@ impl<'a> Convex<'a> {
                     None => Feature::Point(hull.vertices[top as usize]),
                 }
             }
+            Convex::Triangle(t) => {
+                let normal = (t[1] - t[0]).cross(&(t[2] - t[0])).try_normalize(0.0).unwrap_or_else(Vec3::z);
+                if normal.dot(d) >= 0.0 {
+                    Feature::Polygon { vertices: t.to_vec(), normal }
+                } else {
+                    Feature::Polygon { vertices: vec![t[0], t[2], t[1]], normal: -normal }
+                }
+            }
         }
     }
 }
@@ -252,17 +264,29 @@ struct Closest {
 fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
     let (parry_a, parry_b) = (to_parry_pose(pose_a), to_parry_pose(pose_b));
     let pos12 = parry_a.inv_mul(&parry_b);
-    // An unbounded prediction: GJK returns the closest points however far apart.
-    match contact_support_map_support_map_with_params(&pos12, a, b, f64::MAX, &mut VoronoiSimplex::new(), None) {
-        GJKResult::ClosestPoints(p1, p2_1, n1) => {
+    // An unbounded prediction: GJK returns the closest points however far apart. EPA can fail
+    // on a degenerate starting simplex (deeply overlapping smooth shapes): start GJK elsewhere.
+    let starts = [None, Some(ParryVec::X), Some(ParryVec::Y), Some(ParryVec::Z), Some(-ParryVec::X), Some(-ParryVec::Y), Some(-ParryVec::Z)];
+    for start in starts {
+        if let GJKResult::ClosestPoints(p1, p2_1, n1) =
+            contact_support_map_support_map_with_params(&pos12, a, b, f64::MAX, &mut VoronoiSimplex::new(), start)
+        {
             let local_a = from_parry_vec(p1);
             let local_b = from_parry_vec(pos12.inverse_transform_point(p2_1));
-            let normal = (pose_a.q * from_parry_vec(n1)).try_normalize(0.0)?;
+            let Some(normal) = (pose_a.q * from_parry_vec(n1)).try_normalize(0.0) else {
+                continue;
+            };
             let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
-            Some(Closest { p_a, p_b, normal, dist: (p_b - p_a).dot(&normal), local_a, local_b })
+            return Some(Closest { p_a, p_b, normal, dist: (p_b - p_a).dot(&normal), local_a, local_b });
         }
-        _ => None,
     }
+    None
+}
+
+/// The closest points of two convex shapes, in W, with the unit normal from A toward B and the
+/// signed distance along it (negative when overlapping).
+pub(super) fn closest_pair(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<(Vec3, Vec3, Vec3, f64)> {
+    closest(a, pose_a, b, pose_b).map(|c| (c.p_a, c.p_b, c.normal, c.dist))
 }
 
 /// Canonical pair function: two convex shapes (see the module documentation).
@@ -305,7 +329,7 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
         }
     }
     let plane = PatchPlane::new(c.p_a, n);
-    let patch = patch(&plane, &fa, &fb);
+    let patch = patch(&plane, &fa, &fb, -c.dist);
     if patch.is_empty() {
         out.push(ContactPoint::new(c.p_a, c.p_b, c.normal));
         return;
@@ -412,16 +436,16 @@ fn same(q: Vec2, weight: f64) -> PatchPoint {
     PatchPoint { q_a: q, q_b: q, weight }
 }
 
-fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature) -> Vec<PatchPoint> {
+fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Vec<PatchPoint> {
     let polygon = |vertices: &[Vec3]| counter_clockwise(vertices.iter().map(|v| plane.project(v)).collect());
     match (fa, fb) {
         (Feature::Point(p), _) | (_, Feature::Point(p)) => vec![same(plane.project(p), 1.0)],
-        (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => polygon_polygon(&polygon(va), &polygon(vb)),
+        (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => polygon_polygon(&polygon(va), &polygon(vb), depth),
         (Feature::Polygon { vertices, .. }, Feature::Segment(a, b)) | (Feature::Segment(a, b), Feature::Polygon { vertices, .. }) => {
-            segment_polygon(plane.project(a), plane.project(b), &polygon(vertices))
+            segment_polygon(plane.project(a), plane.project(b), &polygon(vertices), depth)
         }
         (Feature::Segment(a0, a1), Feature::Segment(b0, b1)) => {
-            segment_segment(plane.project(a0), plane.project(a1), plane.project(b0), plane.project(b1))
+            segment_segment(plane.project(a0), plane.project(a1), plane.project(b0), plane.project(b1), depth)
         }
     }
 }
@@ -484,21 +508,23 @@ fn width(polygon: &[Vec2]) -> f64 {
     }
 }
 
-/// 1 for a patch at least 10 % as wide as the narrower feature, falling linearly to 0 with it.
-fn fade(patch_width: f64, width_a: f64, width_b: f64) -> f64 {
+/// 1 for a patch wider than the depth by 10 % of the narrower feature, falling linearly to 0
+/// where its width equals the depth: there EPA's normal turns to the side faces (the sideways
+/// overlap becomes the shallower one), whose patch, as wide as the depth, starts from 0 too.
+fn fade(patch_width: f64, width_a: f64, width_b: f64, depth: f64) -> f64 {
     let reference = FADE_FRACTION * width_a.min(width_b);
     if reference <= 0.0 {
         return 1.0;
     }
-    (patch_width / reference).clamp(0.0, 1.0)
+    ((patch_width - depth.max(0.0)) / reference).clamp(0.0, 1.0)
 }
 
-fn polygon_polygon(pa: &[Vec2], pb: &[Vec2]) -> Vec<PatchPoint> {
+fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Vec<PatchPoint> {
     let clipped = clip_polygon(pa, pb);
     if clipped.is_empty() {
         return Vec::new();
     }
-    let total = 4.0 * fade(width(&clipped), width(pa), width(pb));
+    let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
     let count = clipped.len();
     let edges: Vec<f64> = (0..count).map(|i| (clipped[(i + 1) % count] - clipped[i]).norm()).collect();
     let perimeter: f64 = edges.iter().sum();
@@ -510,7 +536,7 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2]) -> Vec<PatchPoint> {
         .collect()
 }
 
-fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2]) -> Vec<PatchPoint> {
+fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Vec<PatchPoint> {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for i in 0..polygon.len() {
         let (c0, c1) = (polygon[i], polygon[(i + 1) % polygon.len()]);
@@ -536,7 +562,7 @@ fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2]) -> Vec<PatchPoint> {
         // Seen end-on: one point.
         return vec![same(a, 1.0)];
     }
-    let total = 2.0 * fade((t1 - t0) * length, length, width(polygon));
+    let total = 2.0 * fade((t1 - t0) * length, length, width(polygon), depth);
     vec![same(a + (b - a) * t0, total / 2.0), same(a + (b - a) * t1, total / 2.0)]
 }
 
@@ -572,7 +598,7 @@ fn closest_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Vec2) {
     candidates.into_iter().min_by(|x, y| (x.0 - x.1).norm_squared().total_cmp(&(y.0 - y.1).norm_squared())).unwrap_or((a0, b0))
 }
 
-fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> Vec<PatchPoint> {
+fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, depth: f64) -> Vec<PatchPoint> {
     let (la, lb) = ((a1 - a0).norm(), (b1 - b0).norm());
     let (crossing_a, crossing_b) = closest_segments(a0, a1, b0, b1);
     if la == 0.0 || lb == 0.0 {
@@ -588,7 +614,7 @@ fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> Vec<PatchPoint> {
         let (s0, s1) = ((b0 - a0).dot(&u) / la, (b1 - a0).dot(&u) / la);
         let (t0, t1) = (s0.min(s1).max(0.0), s0.max(s1).min(1.0));
         if t1 >= t0 {
-            overlap_weight = (1.0 - crossing) * fade((t1 - t0) * la, la, lb);
+            overlap_weight = (1.0 - crossing) * fade((t1 - t0) * la, la, lb, depth);
             for t in [t0, t1] {
                 let q_a = a0 + (a1 - a0) * t;
                 points.push(PatchPoint { q_a, q_b: nearest_on_segment(b0, b1, q_a), weight: overlap_weight });
@@ -612,7 +638,7 @@ mod tests {
 
     #[test]
     fn square_inside_a_larger_one_keeps_its_corners_at_unit_weight() {
-        let patch = polygon_polygon(&square(Vec2::new(0.1, 0.0), 0.5), &square(Vec2::zeros(), 2.0));
+        let patch = polygon_polygon(&square(Vec2::new(0.1, 0.0), 0.5), &square(Vec2::zeros(), 2.0), 1e-3);
         assert_eq!(patch.len(), 4);
         assert!(patch.iter().all(|p| (p.weight - 1.0).abs() < 1e-15));
     }
@@ -629,7 +655,7 @@ mod tests {
                 Vec2::new(x - 0.6, 0.0),
                 Vec2::new(x - 0.3, -0.3),
             ]);
-            let patch = polygon_polygon(&small, &big);
+            let patch = polygon_polygon(&small, &big, 1e-3);
             let total: f64 = patch.iter().map(|p| p.weight).sum();
             let moment: Vec2 = patch.iter().map(|p| p.q_a * p.weight).sum();
             (total, moment)
@@ -642,11 +668,12 @@ mod tests {
     #[test]
     fn a_patch_fades_out_as_it_narrows_to_nothing() {
         let big = square(Vec2::zeros(), 1.0);
-        let total = |x: f64| polygon_polygon(&square(Vec2::new(x, 0.0), 0.5), &big).iter().map(|p| p.weight).sum::<f64>();
+        let total = |x: f64| polygon_polygon(&square(Vec2::new(x, 0.0), 0.5), &big, 0.01).iter().map(|p| p.weight).sum::<f64>();
         assert!((total(0.4) - 4.0).abs() < 1e-12);
-        // 0.05 wide over a 1 wide square: half of 10 %.
-        assert!((total(1.45) - 2.0).abs() < 1e-9);
-        assert!(total(1.5 - 1e-9) < 1e-6);
+        // 0.06 wide at a depth of 0.01 over a 1 wide square: half of 10 %.
+        assert!((total(1.44) - 2.0).abs() < 1e-9);
+        // As wide as the depth: nothing.
+        assert!(total(1.49) < 1e-9);
     }
 
     #[test]
@@ -654,7 +681,7 @@ mod tests {
         let total = |sine: f64| {
             let angle = sine.asin();
             let b = Vec2::new(angle.cos(), angle.sin());
-            segment_segment(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), -b, b).iter().map(|p| p.weight).sum::<f64>()
+            segment_segment(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), -b, b, 1e-3).iter().map(|p| p.weight).sum::<f64>()
         };
         assert!((total(0.5) - 1.0).abs() < 1e-12);
         assert!((total(0.0) - 2.0).abs() < 1e-12);

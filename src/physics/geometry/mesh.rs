@@ -21,7 +21,7 @@
 //! the resting load distribution (flat contacts against a face split by a triangle diagonal get
 //! extra points along it); mesh-plane (every vertex) is exact.
 
-use parry3d_f64::query::{self, ClosestPoints, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::PackedFeatureId;
 
@@ -85,11 +85,23 @@ pub(super) fn contacts(base: &Shape, base_pose: &Pose, follower: &Shape, followe
         }
     }
     if points.is_empty() {
-        if let Ok(ClosestPoints::WithinMargin(p1, p2)) = query::closest_points(&pos1, &*mesh.shape, &pos2, &*convex.shape, f64::MAX) {
-            let (p_a, p_b) = (from_parry_vec(p1), from_parry_vec(p2));
-            if let Some(n) = (p_b - p_a).try_normalize(0.0) {
-                out.push(ContactPoint::new(p_a, p_b, n));
-                return;
+        // Apart: the nearest triangle by GJK (parry's composite closest-point query misses it).
+        if let Some(follower_convex) = super::convex::Convex::of(follower) {
+            if let Shape::Mesh(m) = base {
+                let nearest = m
+                    .triangles
+                    .iter()
+                    .filter_map(|t| {
+                        let triangle = super::convex::Convex::Triangle([m.vertices[t[0] as usize], m.vertices[t[1] as usize], m.vertices[t[2] as usize]]);
+                        super::convex::closest_pair(&triangle, base_pose, &follower_convex, follower_pose)
+                    })
+                    .min_by(|x, y| x.3.total_cmp(&y.3));
+                if let Some((p_a, p_b, n, dist)) = nearest {
+                    if dist > 0.0 {
+                        out.push(ContactPoint::new(p_a, p_b, n));
+                        return;
+                    }
+                }
             }
         }
         // Touching without a penetrating point: the surface below the follower's centre.
