@@ -260,8 +260,55 @@ struct Closest {
     local_b: Vec3,
 }
 
-/// GJK/EPA between two convex shapes; `None` only if EPA fails to converge.
+/// GJK/EPA between two convex shapes, checked and polished when overlapping.
+///
+/// Overlapping, any unit direction m bounds the signed distance from below:
+/// `s(m) = (s_b(-m) - s_a(m)) · m <= dist` (supports s_a, s_b), with equality along the true
+/// normal, where `s_a(m) - s_b(-m)` is parallel to m. EPA's answer is taken when no direction
+/// does better; otherwise (EPA can stall on smooth shapes, or start from a degenerate simplex)
+/// the fixed-point iteration `m <- (s_a(m) - s_b(-m)) / |...|` from EPA's normal and from the
+/// line of centres gives the best direction found.
 fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
+    let along = |m: &Vec3| {
+        let local_a = a.support(&(pose_a.q.inverse() * m));
+        let local_b = b.support(&(pose_b.q.inverse() * -m));
+        let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
+        Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b }
+    };
+    let epa = epa(a, pose_a, b, pose_b);
+    let scale = 1.0 + (pose_b.r - pose_a.r).norm();
+    // EPA's answer is consistent when the supports along its normal give its distance.
+    let trusted = epa.as_ref().is_some_and(|e| (along(&e.normal).dist - e.dist).abs() <= 1e-9 * scale);
+    if trusted && epa.as_ref().is_some_and(|e| e.dist > 0.0) {
+        return epa;
+    }
+    let mut starts = vec![(pose_b.r - pose_a.r).try_normalize(1e-300).unwrap_or_else(Vec3::z)];
+    if let Some(e) = &epa {
+        starts.insert(0, e.normal);
+    }
+    let mut best: Option<Closest> = None;
+    for start in starts {
+        let mut m = start;
+        for _ in 0..100 {
+            let candidate = along(&m);
+            let next = (candidate.p_a - candidate.p_b).try_normalize(1e-300);
+            if best.as_ref().is_none_or(|b| candidate.dist > b.dist) {
+                best = Some(candidate);
+            }
+            match next {
+                Some(next) if (next - m).norm() > 1e-15 && best.as_ref().is_some_and(|b| b.dist <= 0.0) => m = next,
+                _ => break,
+            }
+        }
+    }
+    match (epa, best) {
+        (Some(e), Some(b)) if trusted && b.dist <= e.dist + 1e-9 * scale => Some(e),
+        (_, best) => best,
+    }
+}
+
+/// GJK, then EPA when overlapping; `None` if EPA fails from every start.
+fn epa(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
     let (parry_a, parry_b) = (to_parry_pose(pose_a), to_parry_pose(pose_b));
     let pos12 = parry_a.inv_mul(&parry_b);
     // An unbounded prediction: GJK returns the closest points however far apart. EPA can fail
