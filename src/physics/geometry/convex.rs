@@ -237,7 +237,7 @@ enum Feature {
 }
 
 impl Feature {
-    fn to_world(self, pose: &Pose) -> Feature {
+    fn into_world(self, pose: &Pose) -> Feature {
         match self {
             Feature::Polygon { vertices, normal } => {
                 Feature::Polygon { vertices: vertices.iter().map(|v| pose.transform_point(v)).collect(), normal: pose.q * normal }
@@ -363,8 +363,8 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
         out.push(ContactPoint::new(c.p_a, c.p_b, c.normal));
         return;
     }
-    let fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a).to_world(pose_a);
-    let fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b).to_world(pose_b);
+    let fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a).into_world(pose_a);
+    let fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b).into_world(pose_b);
     let mut n = c.normal;
     if let Feature::Polygon { normal, .. } = &fa {
         if normal.dot(&n) > 1.0 - SNAP {
