@@ -15,9 +15,10 @@
 //!    vertex counts (a hull face with 12 vertices is no stiffer than a box face). The total is
 //!    spread over the patch vertices by perimeter share, `w_i = W (e_(i-1) + e_i) / (2 P)`: when a
 //!    vertex of one polygon crosses an edge of the other it splits into two coincident points
-//!    whose shares add up to its own, so forces stay continuous. A patch narrower than 10 % of
-//!    the narrower feature fades its total linearly to 0 with its width, so a body sliding off a
-//!    finite face loses its support continuously instead of all at once.
+//!    whose shares add up to its own, so forces stay continuous. The total fades linearly over
+//!    the last 10 % of the narrower feature's width, reaching 0 where the patch is as wide as the
+//!    depth: there EPA turns the normal to the side faces, whose patch (as wide as the depth)
+//!    starts from 0 too, so a body sliding off a finite face loses its support continuously.
 //!
 //! Curved features are polygons and segments: a cylinder cap (and the disk, a cylinder prism
 //! below it) is a regular 24-gon inscribed in the rim, turned so that a vertex lies at the
