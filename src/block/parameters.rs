@@ -14,7 +14,7 @@ use crate::physics::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
     RestitutionModel, SmoothSpringDamper,
 };
-use crate::physics::shape::{PointCloud, Shape, ShapeKind};
+use crate::physics::shape::{ConvexHull, PointCloud, Shape, ShapeKind, TriangleMesh};
 
 use super::QUATERNION_NORM_TOLERANCE;
 
@@ -428,10 +428,32 @@ fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
 }
 
 /// Reads the file of a file-based shape.
+///
+/// ConvexHull: the hull of a point list, or of the vertices of an `.obj` or `.stl` mesh.
+/// Mesh: an `.obj` or `.stl` file (by extension; any other is refused).
 fn load_shape(kind: ShapeKind, path: &Path) -> Result<Shape, files::FileError> {
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let mesh = |path: &Path| match extension.as_deref() {
+        Some("obj") => files::obj::read(path),
+        Some("stl") => files::stl::read(path),
+        _ => Err(files::FileError::new(path, None, "a Mesh file must be Wavefront OBJ (.obj) or STL (.stl)")),
+    };
     match kind {
         ShapeKind::PointCloud => Ok(Shape::PointCloud(Arc::new(PointCloud { points: files::points::read(path)? }))),
         ShapeKind::GridSurface => Ok(Shape::GridSurface(Arc::new(files::grid::read(path)?))),
+        ShapeKind::ConvexHull => {
+            let points = match extension.as_deref() {
+                Some("obj" | "stl") => mesh(path)?.0,
+                _ => files::points::read(path)?,
+            };
+            let hull = ConvexHull::new(&points).map_err(|e| files::FileError::new(path, None, e))?;
+            Ok(Shape::ConvexHull(Arc::new(hull)))
+        }
+        ShapeKind::Mesh => {
+            let (vertices, triangles) = mesh(path)?;
+            let mesh = TriangleMesh::new(&vertices, &triangles).map_err(|e| files::FileError::new(path, None, e))?;
+            Ok(Shape::Mesh(Arc::new(mesh)))
+        }
         _ => Err(files::FileError::new(path, None, format!("{} files are not supported yet", kind.name()))),
     }
 }

@@ -2,7 +2,9 @@
 //! format is read. Every error names the file and, where there is one, the line that failed.
 
 pub mod grid;
+pub mod obj;
 pub mod points;
+pub mod stl;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -63,17 +63,68 @@ pub enum Shape {
     GridSurface(Arc<HeightField>),
 }
 
-/// The vertices of a convex hull, in the geometry frame.
-#[derive(Clone, Debug, Default)]
+/// The convex hull of a set of points, in the geometry frame: built once by [`ConvexHull::new`],
+/// which keeps only the hull's own vertices and its faces (coplanar triangles merged into polygons).
+#[derive(Clone)]
 pub struct ConvexHull {
+    /// The hull's vertices; vertex i is contact point i of the hull-plane pair.
     pub vertices: Vec<Vec3>,
+    /// The faces: vertex indices counter-clockwise seen from outside, and the outward unit normal.
+    pub faces: Vec<HullFace>,
+    /// The same hull for parry's queries (point projection).
+    pub(crate) polyhedron: parry3d_f64::shape::ConvexPolyhedron,
 }
 
-/// A triangle mesh (not necessarily convex), in the geometry frame.
-#[derive(Clone, Debug, Default)]
+/// One planar face of a [`ConvexHull`].
+#[derive(Clone, Debug)]
+pub struct HullFace {
+    pub vertices: Vec<u32>,
+    pub normal: Vec3,
+}
+
+impl ConvexHull {
+    /// The hull of `points`; an error (a sentence) when they span no volume.
+    pub fn new(points: &[Vec3]) -> Result<ConvexHull, String> {
+        super::geometry::parry::convex_hull(points)
+    }
+}
+
+impl std::fmt::Debug for ConvexHull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConvexHull").field("vertices", &self.vertices).field("faces", &self.faces).finish()
+    }
+}
+
+/// A triangle mesh (not necessarily convex, not necessarily closed), in the geometry frame: built
+/// once by [`TriangleMesh::new`], which merges duplicate vertices (STL repeats them per triangle),
+/// drops degenerate triangles, orients a closed mesh outward, and keeps parry's mesh with its
+/// bounding-volume tree and pseudo-normals for the queries.
+#[derive(Clone)]
 pub struct TriangleMesh {
+    /// Vertex i is contact point i of the mesh-plane pair.
     pub vertices: Vec<Vec3>,
     pub triangles: Vec<[u32; 3]>,
+    /// True when every edge is shared by exactly two triangles (the mesh bounds a volume).
+    pub closed: bool,
+    pub(crate) trimesh: parry3d_f64::shape::TriMesh,
+}
+
+impl TriangleMesh {
+    /// The mesh of `vertices` and `triangles` (indices into `vertices`); an error (a sentence)
+    /// when an index is out of range or no triangle with an area is left.
+    pub fn new(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<TriangleMesh, String> {
+        super::geometry::parry::triangle_mesh(vertices, triangles)
+    }
+}
+
+impl std::fmt::Debug for TriangleMesh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TriangleMesh")
+            .field("vertices", &self.vertices.len())
+            .field("triangles", &self.triangles.len())
+            .field("closed", &self.closed)
+            .finish()
+    }
 }
 
 /// Points, in the geometry frame; point i is contact point i.

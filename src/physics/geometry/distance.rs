@@ -35,7 +35,7 @@ pub struct SurfacePoint {
 /// True for the shapes `to_surface` answers for.
 pub fn has_surface(kind: ShapeKind) -> bool {
     use ShapeKind::*;
-    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface)
+    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | ConvexHull | Ellipsoid | Mesh)
 }
 
 /// The nearest surface point of `shape` at `pose` to `p_w`; `None` for shapes without a surface
@@ -77,6 +77,9 @@ pub fn to_surface(shape: &Shape, pose: &Pose, p_w: &Vec3) -> Option<SurfacePoint
                 patch_edge(&local, Vec3::new(local.x.clamp(-half_x, *half_x), local.y.clamp(-half_y, *half_y), 0.0))
             }
         }
+        Shape::ConvexHull(hull) => super::convex::hull_surface(hull, &local),
+        Shape::Ellipsoid { semi_axes } => super::ellipsoid::closest_point(semi_axes, &local),
+        Shape::Mesh(mesh) => super::mesh::surface(mesh, &local),
         _ => return None,
     };
     Some(SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance })

@@ -15,15 +15,20 @@ mod box_plane;
 mod capsule_capsule;
 mod capsule_plane;
 mod cloud_surface;
+mod convex;
 mod cylinder_plane;
 mod disk_plane;
 pub mod distance;
+mod ellipsoid;
 mod face_box;
 mod face_capsule;
 mod face_cylinder;
 mod face_face;
 mod finite_face;
 mod height_field;
+mod hull_plane;
+mod mesh;
+pub mod parry;
 mod plane_sphere;
 mod polygon;
 mod rectangle_plane;
@@ -141,6 +146,15 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, Poin
         (Rectangle, Rectangle | Disk) | (Disk, Disk) => (face_face::contacts, face_face::count),
         (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
         (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count),
+        // General convex pairs (GJK/EPA and the contact patch); the face contacts against
+        // finite Rectangle and Disk bases, and the plane pairs of primitives, are analytic elsewhere.
+        (ConvexHull, ConvexHull | Disk | Rectangle | Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Ellipsoid, Ellipsoid | Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (convex::contacts, convex::point_count),
+        (Box, Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Cylinder, Cylinder | Capsule) => (convex::contacts, convex::point_count),
+        (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one),
+        (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count),
+        (Mesh, Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (mesh::contacts, mesh::point_count),
         _ => return None,
     };
     Some(entry)
@@ -155,6 +169,10 @@ fn impossible(a: ShapeKind, b: ShapeKind) -> Option<&'static str> {
             Some("points never penetrate one another, so two point sets never carry a force")
         }
         (Plane, Plane) => Some("two infinite planes have no finite separation"),
+        (Mesh, Mesh) => Some("two surface meshes have no inside to measure a depth in; make one of them a ConvexHull"),
+        (Mesh, Ellipsoid) | (Ellipsoid, Mesh) => {
+            Some("parry's mesh contacts take no ellipsoid; give the ellipsoid as a ConvexHull of points on its surface")
+        }
         _ => None,
     }
 }
@@ -167,6 +185,8 @@ pub struct GeometryPair {
     function: PairFunction,
     /// The canonical function takes B first.
     flipped: bool,
+    /// Both shapes are of one kind: which one is the base is decided per call, see `contacts`.
+    same_kind: bool,
     max_points: usize,
 }
 
@@ -181,8 +201,10 @@ impl GeometryPair {
             (None, Some((function, count))) => (function, count, true),
             (None, None) => return Err(UnsupportedPair { a, b, reason: "not supported yet" }),
         };
-        let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) };
-        Ok(GeometryPair { shape_a, shape_b, function, flipped, max_points })
+        let same_kind = a == b;
+        let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) }
+            .max(if same_kind { count(&shape_b, &shape_a) } else { 0 });
+        Ok(GeometryPair { shape_a, shape_b, function, flipped, same_kind, max_points })
     }
 
     pub fn shape_a(&self) -> &Shape {
@@ -212,9 +234,15 @@ impl GeometryPair {
     /// Appends the contact points of A at `pose_a` and B at `pose_b` (geometry frames in W) to
     /// `out`. Bounded pairs always give at least the closest pair of points, so the separation is
     /// known even when apart.
+    ///
+    /// For two shapes of one kind (box-box, hull-hull, ...) the base is the one whose pose comes
+    /// first in a fixed order of the pose's numbers, rather than A: exchanging A and B then
+    /// exchanges the poses too, the same body is the base, and the result is an exact mirror
+    /// instead of a second iterative solve (GJK/EPA) that agrees only to its tolerance.
     pub fn contacts(&self, pose_a: &Pose, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
         let first = out.len();
-        if self.flipped {
+        let flipped = if self.same_kind { pose_key_less(&pose_key(pose_b), &pose_key(pose_a)) } else { self.flipped };
+        if flipped {
             (self.function)(&self.shape_b, pose_b, &self.shape_a, pose_a, out);
             for point in &mut out[first..] {
                 *point = point.flipped();
@@ -223,6 +251,16 @@ impl GeometryPair {
             (self.function)(&self.shape_a, pose_a, &self.shape_b, pose_b, out);
         }
     }
+}
+
+/// A pose's numbers in a fixed order, compared lexicographically.
+fn pose_key(pose: &Pose) -> [f64; 7] {
+    let q = pose.q.quaternion();
+    [pose.r.x, pose.r.y, pose.r.z, q.w, q.i, q.j, q.k]
+}
+
+fn pose_key_less(a: &[f64; 7], b: &[f64; 7]) -> bool {
+    a.iter().zip(b).find(|(x, y)| x != y).is_some_and(|(x, y)| x.total_cmp(y).is_lt())
 }
 
 /// Radius of a shape the sphere pairs treat as a sphere (a point has radius 0).
