@@ -12,12 +12,15 @@ and check the forces against closed forms written here from physics.md (not from
 - a sphere on a height field whose heights are the plane z = A x + B y + C: the force is
   k (r - s) along the analytic normal normalize(-A, -B, 1), s the centre's distance to the plane,
   also beyond the grid's border (the border cells extend);
+- a cube mesh from a binary STL file resting flat on a plane: its 4 bottom vertices each carry
+  k d at their midpoints, with no torque about the cube's centre; tilted onto an edge, 2 vertices;
 - a file that is not there is refused at initialisation with a message naming the full path.
 """
 
 from __future__ import annotations
 
 import pathlib
+import struct
 
 import fmpy
 import numpy as np
@@ -47,6 +50,26 @@ GRID_TXT = (
     "# x0 y0 dx dy\n-0.2 -0.1 0.1 0.1\n"
     + "".join(", ".join(repr(float(A * x + B * y + C)) for x in GRID_X) + "\n" for y in GRID_Y)
 ).encode()
+
+# A cube of edge 2 HALF centred at its origin, as a binary STL (12 outward triangles).
+HALF = 0.05
+CUBE_CORNERS = [np.array([(i & 1) * 2 - 1, ((i >> 1) & 1) * 2 - 1, ((i >> 2) & 1) * 2 - 1]) * HALF for i in range(8)]
+CUBE_FACES = [(0, 2, 1), (1, 2, 3), (4, 5, 6), (5, 7, 6), (0, 1, 4), (1, 5, 4), (2, 6, 3), (3, 6, 7), (0, 4, 2), (2, 4, 6), (1, 3, 5), (3, 7, 5)]
+
+
+def binary_stl(corners, faces) -> bytes:
+    """A binary STL: 80-byte header, triangle count, then normal, 3 vertices and 2 spare bytes each."""
+    data = bytearray(b"ContactForce test cube".ljust(80, b" "))
+    data += struct.pack("<I", len(faces))
+    for a, b, c in faces:
+        normal = np.cross(corners[b] - corners[a], corners[c] - corners[a])
+        normal /= np.linalg.norm(normal)
+        data += struct.pack("<12fH", *normal, *corners[a], *corners[b], *corners[c], 0)
+    return bytes(data)
+
+
+CUBE_STL = binary_stl(CUBE_CORNERS, CUBE_FACES)
+SHAPE_MESH = 11
 
 CLOUD_GEOMETRY = ref.Geometry(r=(0.01, 0.0, 0.005), q=tuple(ref.axis_angle_quat([0.2, -0.4, 1.0], 0.3)))
 PLANE_GEOMETRY = ref.Geometry(shape=ref.SHAPE_PLANE)
@@ -82,7 +105,8 @@ TOTAL_NAMES = (
 def with_files(fmu_path, tmp_path_factory):
     """The FMU under test with cloud.csv and grid.txt in its resources: (path, unzip dir, model description)."""
     folder = tmp_path_factory.mktemp(fmu_path.stem + "-resources")
-    path = fmu_with_resources(fmu_path, {"cloud.csv": CLOUD_CSV, "grid.txt": GRID_TXT}, folder / fmu_path.name)
+    files = {"cloud.csv": CLOUD_CSV, "grid.txt": GRID_TXT, "cube.stl": CUBE_STL}
+    path = fmu_with_resources(fmu_path, files, folder / fmu_path.name)
     unzipdir = fmpy.extract(str(path), unzipdir=str(folder / "unzipped"))
     return path, unzipdir, fmpy.read_model_description(unzipdir)
 
@@ -217,3 +241,54 @@ def test_missing_geometry_file_is_refused_at_initialisation_naming_the_path(with
         slave.free()
     expected_path = pathlib.Path(unzipdir, "resources", "nowhere.csv")
     assert f'geometry_b.file = "nowhere.csv": {expected_path}: cannot be read' in log, log
+
+
+@pytest.mark.parametrize("tilt", [0.0, 0.3], ids=["flat", "on an edge"])
+def test_stl_mesh_in_resources_rests_on_its_bottom_vertices(with_files, tilt):
+    """A mesh cube (binary STL in resources/) on the default plane: flat, its 4 bottom vertices
+    each carry k d and the torque about its centre vanishes; tilted about x onto an edge, the 2
+    vertices of that edge carry it. Closed form: the vertices below the plane z = 0."""
+    _, unzipdir, md = with_files
+    depth = 1e-3
+    # Turned about x by `tilt`, the lowest vertices (y = -HALF side when tilt > 0) stand at
+    # z = -(HALF cos + HALF sin): lift the centre so they are `depth` below the plane.
+    c, s = np.cos(tilt), np.sin(tilt)
+    R = np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    lowest = min((R @ v)[2] for v in CUBE_CORNERS)
+    centre = np.array([0.2, -0.1, -lowest - depth])
+    q = (np.cos(tilt / 2), np.sin(tilt / 2), 0.0, 0.0)
+    slave = Slave(unzipdir, md)
+    try:
+        parameters = {
+            "geometry_b.shape": SHAPE_MESH,
+            "geometry_b.file": "cube.stl",
+            "normal.law": ref.NORMAL_LINEAR_SPRING_DAMPER,
+            "normal.stiffness": K,
+            "normal.damping": 0.0,
+            "friction.law": ref.FRICTION_NONE,
+        }
+        inputs = {f"frame_b.r_0[{i + 1}]": centre[i] for i in range(3)}
+        inputs.update({f"frame_b.q[{i + 1}]": q[i] for i in range(4)})
+        slave.initialize(parameters, inputs)
+        got = slave.get(TOTAL_NAMES)
+    finally:
+        slave.free()
+    # The STL stores single precision: the expected vertices are the float32 ones.
+    corners = [np.array(v, dtype=np.float32).astype(np.float64) for v in CUBE_CORNERS]
+    force, torque_b, touching = np.zeros(3), np.zeros(3), 0
+    for v in corners:
+        p = centre + R @ v
+        if p[2] < 0:
+            f = np.array([0.0, 0.0, -K * p[2]])
+            at = np.array([p[0], p[1], p[2] / 2])
+            force += f
+            torque_b += np.cross(at - centre, f)
+            touching += 1
+    assert touching == (4 if tilt == 0.0 else 2)
+    assert got["contact.points"] == touching
+    obtained = np.array([got[f"frame_b.f_0[{i + 1}]"] for i in range(3)])
+    np.testing.assert_allclose(obtained, force, rtol=0, atol=1e-9 * K * depth)
+    obtained = np.array([got[f"frame_b.t_0[{i + 1}]"] for i in range(3)])
+    np.testing.assert_allclose(obtained, torque_b, rtol=0, atol=1e-9 * K * depth)
+    if tilt == 0.0:
+        np.testing.assert_allclose(obtained, np.zeros(3), rtol=0, atol=1e-9 * K * depth)
