@@ -3,39 +3,24 @@
 //! unit and points from A to B, friction stays inside its cone, and the separation is the
 //! distance between the witness points.
 
-use contact_force::block::{Block, Frame, Inputs, Outputs, Parameters};
+use contact_force::block::{Frame, Inputs, Parameters};
 use contact_force::physics::friction::FrictionLawKind;
 use contact_force::physics::math::Vec3;
 use contact_force::physics::normal::NormalLawKind;
 use contact_force::physics::shape::ShapeKind;
 use nalgebra::{Quaternion, UnitQuaternion};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+mod support;
+use support::{close, evaluate, Rng};
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// Random frames (this file only): position, orientation, velocity and angular velocity.
+trait RandomFrame {
+    fn frame(&mut self) -> Frame;
+}
 
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, scale: f64) -> [f64; 3] {
-        [self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)]
-    }
-
-    fn quaternion(&mut self) -> [f64; 4] {
-        let q = UnitQuaternion::from_quaternion(Quaternion::new(self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.)));
-        [q.w, q.i, q.j, q.k]
-    }
-
+impl RandomFrame for Rng {
     fn frame(&mut self) -> Frame {
-        Frame { r_0: self.vec(0.2), q: self.quaternion(), v_0: self.vec(1.0), w_0: self.vec(3.0) }
+        Frame { r_0: self.vec(0.2).into(), q: self.quaternion(), v_0: self.vec(1.0).into(), w_0: self.vec(3.0).into() }
     }
 }
 
@@ -54,8 +39,8 @@ fn parameters(rng: &mut Rng, a: ShapeKind, b: ShapeKind, hunt_crossley: bool) ->
     p.geometry_b.shape = b.value();
     p.geometry_a.radius = rng.range(0.05, 0.2);
     p.geometry_b.radius = rng.range(0.05, 0.2);
-    p.geometry_a.r = rng.vec(0.05);
-    p.geometry_b.r = rng.vec(0.05);
+    p.geometry_a.r = rng.vec(0.05).into();
+    p.geometry_b.r = rng.vec(0.05).into();
     p.geometry_a.q = rng.quaternion();
     p.geometry_b.q = rng.quaternion();
     if hunt_crossley {
@@ -67,17 +52,6 @@ fn parameters(rng: &mut Rng, a: ShapeKind, b: ShapeKind, hunt_crossley: bool) ->
     p.friction.law = FrictionLawKind::Tanh.value();
     p.friction.tanh_gain = 50.0;
     p
-}
-
-fn evaluate(p: &Parameters, inputs: &Inputs) -> Outputs {
-    let (block, _) = Block::new(p, None).expect("valid parameters");
-    let mut out = Outputs::default();
-    block.evaluate(inputs, &mut Vec::new(), &[], &mut out).expect("valid inputs");
-    out
-}
-
-fn close(a: &[f64], b: &[f64], scale: f64) -> bool {
-    a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-10 * scale.max(1.0))
 }
 
 /// Places B so that its geometry overlaps A's a little: moves B's frame along the current normal.

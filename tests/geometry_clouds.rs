@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use contact_force::block::{Block, Frame, Inputs, Outputs, Parameters, POINT_OUTPUTS};
+use contact_force::block::{Block, Frame, Inputs, Parameters, POINT_OUTPUTS};
 use contact_force::physics::friction::FrictionLawKind;
 use contact_force::physics::geometry::distance::to_surface;
 use contact_force::physics::geometry::{ContactPoint, GeometryPair};
@@ -15,26 +15,17 @@ use contact_force::physics::math::{Pose, Rotation, Vec3};
 use contact_force::physics::normal::NormalLawKind;
 use contact_force::physics::shape::{HeightField, PointCloud, Shape, ShapeKind};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+mod support;
+use support::{evaluate, Rng};
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// This file's random pose: unlike the shared `Rng::pose` it draws a rotation axis first, then the
+/// origin, then an angle about that axis; kept as it was so that the seeds give the same poses.
+trait AxisAnglePose {
+    fn axis_angle_pose(&mut self, scale: f64) -> Pose;
+}
 
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, scale: f64) -> Vec3 {
-        Vec3::new(self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale))
-    }
-
-    fn pose(&mut self, scale: f64) -> Pose {
+impl AxisAnglePose for Rng {
+    fn axis_angle_pose(&mut self, scale: f64) -> Pose {
         let axis = nalgebra::Unit::new_normalize(self.vec(1.0) + Vec3::new(0.0, 0.0, 1e-3));
         Pose { r: self.vec(scale), q: Rotation::from_axis_angle(&axis, self.range(-3.0, 3.0)) }
     }
@@ -95,7 +86,7 @@ fn sloped_planar_grid_has_the_analytic_normal_and_exact_distance_inside_and_beyo
     let mut rng = Rng(0x5eed_0001);
     let mut beyond = 0;
     for case in 0..500 {
-        let pose = rng.pose(0.5);
+        let pose = rng.axis_angle_pose(0.5);
         // The grid covers x in [-0.4, 0.4], y in [-0.3, 0.15]; query up to 0.6 m beyond it.
         let local = Vec3::new(rng.range(-1.0, 1.0), rng.range(-0.9, 0.75), rng.range(-0.5, 0.5));
         beyond += usize::from(local.x.abs() > 0.4 || !(-0.3..=0.15).contains(&local.y));
@@ -160,7 +151,7 @@ fn grid_against_point_and_sphere_measures_to_the_sloped_plane_in_both_orders() {
     let mut rng = Rng(0x5eed_0004);
     for case in 0..200 {
         let radius = rng.range(0.01, 0.2);
-        let (grid_pose, centre) = (rng.pose(0.5), rng.pose(1.0));
+        let (grid_pose, centre) = (rng.axis_angle_pose(0.5), rng.axis_angle_pose(1.0));
         let local = grid_pose.q.inverse() * (centre.r - grid_pose.r);
         let n_w = grid_pose.q * sloped_normal();
         for (follower, r) in [(Shape::Point, 0.0), (Shape::Sphere { radius }, radius)] {
@@ -187,7 +178,7 @@ fn grid_against_point_cloud_gives_every_point_its_distance_to_the_sloped_plane()
     let pair = GeometryPair::new(sloped_grid(), cloud(points.clone())).unwrap();
     assert_eq!(pair.max_points(), 50);
     for case in 0..50 {
-        let (grid_pose, cloud_pose) = (rng.pose(0.3), rng.pose(0.3));
+        let (grid_pose, cloud_pose) = (rng.axis_angle_pose(0.3), rng.axis_angle_pose(0.3));
         let c = contacts(&pair, &grid_pose, &cloud_pose);
         assert_eq!(c.len(), 50);
         for (i, (c, p)) in c.iter().zip(&points).enumerate() {
@@ -210,7 +201,7 @@ fn cloud_on_a_tilted_plane_gives_one_point_per_cloud_point_at_its_height() {
     let pair = GeometryPair::new(Shape::Plane, cloud(points.clone())).unwrap();
     assert_eq!(pair.max_points(), 20);
     for case in 0..50 {
-        let (plane, cloud_pose) = (rng.pose(0.2), rng.pose(0.2));
+        let (plane, cloud_pose) = (rng.axis_angle_pose(0.2), rng.axis_angle_pose(0.2));
         let n = plane.q * Vec3::z();
         let c = contacts(&pair, &plane, &cloud_pose);
         assert_eq!(c.len(), 20);
@@ -237,7 +228,7 @@ fn cloud_against_sphere_measures_each_point_from_the_centre_in_both_orders() {
     assert_eq!((pair.max_points(), mirror_pair.max_points()), (30, 30));
     let mut inside = 0;
     for case in 0..50 {
-        let (sphere, cloud_pose) = (rng.pose(0.2), rng.pose(0.2));
+        let (sphere, cloud_pose) = (rng.axis_angle_pose(0.2), rng.axis_angle_pose(0.2));
         let c = contacts(&pair, &sphere, &cloud_pose);
         assert_eq!(c.len(), 30);
         for (i, (c, p)) in c.iter().zip(&points).enumerate() {
@@ -297,13 +288,6 @@ fn cloud_text(points: &[Vec3]) -> String {
 fn frame(r: [f64; 3], axis: Vec3, angle: f64) -> Frame {
     let q = Rotation::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle);
     Frame { r_0: r, q: [q.w, q.i, q.j, q.k], ..Frame::default() }
-}
-
-fn evaluate(p: &Parameters, inputs: &Inputs) -> Outputs {
-    let (block, _) = Block::new(p, None).expect("valid parameters");
-    let mut out = Outputs::default();
-    block.evaluate(inputs, &mut Vec::new(), &[], &mut out).expect("valid inputs");
-    out
 }
 
 fn close(a: &[f64; 3], b: &Vec3, tolerance: f64) -> bool {

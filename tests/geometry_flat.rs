@@ -18,6 +18,9 @@ use contact_force::physics::normal::NormalLawKind;
 use contact_force::physics::shape::{Shape, ShapeKind};
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
 
+mod support;
+use support::{close, Rng};
+
 const K: f64 = 1e6;
 const D: f64 = 1e-3;
 /// Force of one full point at depth D.
@@ -471,29 +474,12 @@ fn apart_the_separation_is_the_closest_candidates_distance_to_the_finite_face() 
     assert!((out.separation - (0.05_f64.hypot(0.02) - 0.02)).abs() <= 1e-12, "{}", out.separation);
 }
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+/// This file's random draw: a small rotation.
+trait SmallRotation {
+    fn small_rotation(&mut self, angle: f64) -> Rotation;
+}
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, scale: f64) -> Vec3 {
-        v([self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)])
-    }
-
-    fn rotation(&mut self) -> Rotation {
-        Rotation::from_quaternion(Quaternion::new(self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.)))
-    }
-
+impl SmallRotation for Rng {
     /// A rotation at most `angle` away from the identity.
     fn small_rotation(&mut self, angle: f64) -> Rotation {
         let axis = self.vec(1.0);
@@ -554,10 +540,6 @@ fn random_case(rng: &mut Rng, a: &GeometryParameters, b: &GeometryParameters, ti
     let to_frame = |body: &Isometry3<f64>, rng: &mut Rng| Frame { v_0: rng.vec(1.0).into(), w_0: rng.vec(3.0).into(), ..frame(body.translation.vector, body.rotation) };
     let inputs = Inputs { frame_a: to_frame(&body_a, rng), frame_b: to_frame(&body_b, rng) };
     (p, inputs)
-}
-
-fn close(a: &[f64], b: &[f64], scale: f64) -> bool {
-    a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-10 * scale.max(1.0))
 }
 
 #[test]

@@ -9,36 +9,20 @@ use contact_force::physics::geometry::distance::to_surface;
 use contact_force::physics::geometry::{ContactPoint, GeometryPair};
 use contact_force::physics::math::{Pose, Rotation, Vec3};
 use contact_force::physics::shape::{Shape, ShapeKind};
-use nalgebra::{Quaternion, Unit, UnitQuaternion};
+use nalgebra::Unit;
 use std::f64::consts::FRAC_PI_2;
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
+mod support;
+use support::Rng;
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// This file's random draws: pairs of poses, perpendiculars and shapes.
+trait RandomRound {
+    fn poses(&mut self, case: usize) -> (Pose, Pose);
+    fn perpendicular(&mut self, u: &Vec3) -> Vec3;
+    fn shape(&mut self, kind: ShapeKind) -> Shape;
+}
 
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, scale: f64) -> Vec3 {
-        Vec3::new(self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale))
-    }
-
-    fn rotation(&mut self) -> Rotation {
-        UnitQuaternion::from_quaternion(Quaternion::new(self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.)))
-    }
-
-    fn pose(&mut self, scale: f64) -> Pose {
-        Pose { r: self.vec(scale), q: self.rotation() }
-    }
-
+impl RandomRound for Rng {
     /// Random poses of A and B: every other case B's origin within 0.15 of A's (mostly touching,
     /// often deep), otherwise within 0.4 (mostly apart).
     fn poses(&mut self, case: usize) -> (Pose, Pose) {

@@ -10,31 +10,9 @@ use contact_force::block::{Block, Frame, Inputs, Outputs, Parameters};
 use contact_force::physics::geometry::GeometryPair;
 use contact_force::physics::math::{rotation_from_wxyz, Pose, Vec3};
 use contact_force::physics::shape::ShapeKind;
-use nalgebra::{Quaternion, UnitQuaternion};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, scale: f64) -> [f64; 3] {
-        [self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)]
-    }
-
-    fn quaternion(&mut self) -> [f64; 4] {
-        let q = UnitQuaternion::from_quaternion(Quaternion::new(self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.), self.range(-1., 1.)));
-        [q.w, q.i, q.j, q.k]
-    }
-}
+mod support;
+use support::Rng;
 
 /// Geometry files for the file-based shapes, in a folder of their own.
 fn files() -> PathBuf {
@@ -67,7 +45,7 @@ fn geometry(p: &mut contact_force::block::GeometryParameters, kind: ShapeKind, r
         _ => "",
     }
     .to_string();
-    p.r = rng.vec(0.03);
+    p.r = rng.vec(0.03).into();
     p.q = rng.quaternion();
 }
 
@@ -112,7 +90,7 @@ fn every_supported_pair_mirrors_and_obeys_newton_three_on_random_poses() {
             let (mirror_block, _) = Block::new(&swapped, Some(&folder)).expect("the other order is supported too");
             pairs += 1;
             for case in 0..40 {
-                let frame = |rng: &mut Rng| Frame { r_0: rng.vec(0.1), q: rng.quaternion(), v_0: rng.vec(0.5), w_0: rng.vec(2.0) };
+                let frame = |rng: &mut Rng| Frame { r_0: rng.vec(0.1).into(), q: rng.quaternion(), v_0: rng.vec(0.5).into(), w_0: rng.vec(2.0).into() };
                 let mut inputs = Inputs { frame_a: frame(&mut rng), frame_b: frame(&mut rng) };
                 place(&block, &mut inputs, if case % 4 == 0 { -0.01 } else { rng.range(0.0, 2e-3) });
                 let out = evaluate(&block, &inputs);

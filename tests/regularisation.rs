@@ -8,16 +8,15 @@ use contact_force::physics::friction::{FrictionLawKind, TangentialState};
 use contact_force::physics::math::Vec3;
 use contact_force::physics::normal::NormalLawKind;
 
-struct Rng(u64);
+mod support;
+use support::Rng;
 
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// This file's random draw: a speed near the singular end.
+trait SingularSpeed {
+    fn speed(&mut self) -> f64;
+}
 
+impl SingularSpeed for Rng {
     /// A speed from the singular end: exactly 0, subnormal, tiny, or ordinary.
     fn speed(&mut self) -> f64 {
         match (self.next() * 5.0) as u32 {

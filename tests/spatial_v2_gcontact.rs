@@ -17,6 +17,9 @@ use contact_force::physics::math::{BodyState, Pose, Vec3};
 use contact_force::physics::normal::{GroundModel, NormalLaw, NormalLawKind};
 use contact_force::physics::shape::{Shape, ShapeKind};
 
+mod support;
+use support::Rng;
+
 /// gcontact's three states of a point.
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
 enum Status {
@@ -60,21 +63,6 @@ fn gcontact_2d(k: f64, d: f64, mu: f64, p: [f64; 2], pd: [f64; 2], u: f64) -> (f
         (normal, ft, -(ft / zr + k * u) / d, Status::Slipping)
     } else {
         (normal, ft, pd[0], Status::Sticking)
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
     }
 }
 
