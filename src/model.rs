@@ -190,3 +190,135 @@ impl Model {
         self.block.is_some()
     }
 }
+
+impl fmi_export::FmuModel for Model {
+    const NAME: &'static str = crate::variables::MODEL_NAME;
+    const DESCRIPTION: &'static str = crate::variables::MODEL_DESCRIPTION;
+    const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
+
+    fn table() -> &'static fmi_export::table::Table<Model> {
+        crate::variables::table()
+    }
+
+    fn new(resources: Option<PathBuf>) -> Self {
+        Model::with_resources(resources)
+    }
+
+    fn resources(&self) -> Option<&Path> {
+        self.resources.as_deref()
+    }
+
+    fn set_resources(&mut self, resources: Option<PathBuf>) {
+        Model::set_resources(self, resources);
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+
+    fn set_time(&mut self, time: f64) {
+        self.time = time;
+    }
+
+    fn inputs_changed(&mut self) {
+        Model::inputs_changed(self);
+    }
+
+    fn parameters_changed(&mut self) {
+        Model::parameters_changed(self);
+    }
+
+    fn initialize(&mut self) -> Result<(), String> {
+        Model::initialize(self).map_err(|e| e.to_string())
+    }
+
+    fn update_outputs(&mut self) -> Result<(), fmi_export::ModelError> {
+        Model::update_outputs(self).map(|_| ()).map_err(exported)
+    }
+
+    fn do_step(&mut self, step: f64) -> Result<(), fmi_export::ModelError> {
+        Model::do_step(self, step).map_err(exported)
+    }
+
+    fn take_warnings(&mut self) -> Vec<String> {
+        Model::take_warnings(self).collect()
+    }
+
+    /// The stateful laws' point states: a count, then per point the deflection (3 numbers), the
+    /// onset speed and the slipping flag.
+    fn write_internal_state(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(self.states.len() as u64).to_le_bytes());
+        for state in &self.states {
+            for x in state.tangential.deflection.iter().chain(std::iter::once(&state.onset_speed)) {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+            out.push(u8::from(state.tangential.slipping));
+        }
+    }
+
+    fn read_internal_state(&mut self, reader: &mut fmi_export::table::Reader<'_>) -> Result<(), String> {
+        let count = reader.u64()?;
+        // Each point state takes 33 bytes; a count the bytes cannot hold is damage, not a size.
+        if count > (reader.remaining() / 33) as u64 {
+            return Err("the serialized FMU state is truncated".to_string());
+        }
+        let mut states = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let mut state = PointState::default();
+            for x in state.tangential.deflection.iter_mut() {
+                *x = reader.f64()?;
+            }
+            state.onset_speed = reader.f64()?;
+            state.tangential.slipping = reader.take(1)?[0] != 0;
+            if !state.onset_speed.is_finite() || state.tangential.deflection.iter().any(|x| !x.is_finite()) {
+                return Err("the serialized FMU state holds a non-finite contact state".to_string());
+            }
+            states.push(state);
+        }
+        self.set_point_states(states);
+        Ok(())
+    }
+
+    fn documentation_html() -> String {
+        let mut page = String::from(
+        "<h2>What the block does</h2>\n\
+         <p>The importer integrates the motion of two rigid bodies, A (the base body, <code>frame_a</code>) and B \
+         (the follower body, <code>frame_b</code>), and feeds their poses and twists to this block at every \
+         communication point. The block finds the contact between the two geometries and returns the contact \
+         force and torque on each body. Stateful friction laws advance their internal state in <code>DoStep</code>; \
+         every output is direct feedthrough of the inputs.</p>\n\
+         <h2>Conventions</h2>\n<ul>\n\
+         <li>SI units everywhere. W is the world frame; every vector input and output is resolved in W.</li>\n\
+         <li>Quaternions are (w, x, y, z), scalar first, and rotate body-frame vectors into W. The block normalises \
+         them; a norm off by more than 1e-3 logs a warning, a zero or non-finite quaternion is an error.</li>\n\
+         <li>The contact normal <code>contact.n_0</code> points from A toward B.</li>\n\
+         <li><code>contact.separation</code> is positive when the geometries are apart and negative (the deepest \
+         penetration) when they overlap.</li>\n\
+         <li>Forces on B are the negative of the forces on A (<code>frame_b.f_0 = -frame_a.f_0</code>). \
+         Torques act about each body's own frame origin.</li>\n\
+         <li>Parameters are checked when initialisation ends; an invalid or unsupported combination (including a \
+         law or shape pair this build does not implement) is refused there with a message naming the variable.</li>\n\
+         </ul>\n",
+        );
+        let law_list = |page: &mut String, ty: &fmi_export::table::EnumerationType| {
+            page.push_str("<ul>\n");
+            for (_, name, description) in &ty.items {
+                page.push_str(&format!("<li><code>{name}</code>: {}</li>\n", description.trim()));
+            }
+            page.push_str("</ul>\n");
+        };
+        page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
+        law_list(&mut page, &crate::variables::NORMAL_LAW);
+        page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");
+        law_list(&mut page, &crate::variables::FRICTION_LAW);
+        page
+    }
+}
+
+/// Numerical trouble becomes Discard in DoStep; every other failure is an error.
+fn exported(e: ModelError) -> fmi_export::ModelError {
+    match e {
+        ModelError::NotFinite(message) => fmi_export::ModelError::NotFinite(message),
+        other => fmi_export::ModelError::Invalid(other.to_string()),
+    }
+}

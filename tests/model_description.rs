@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use contact_force::fmi::model_description;
+use contact_force::fmi as model_description;
+use contact_force::model::Model;
 use contact_force::variables::POSE_INPUTS;
 use contact_force::variables::{self, Causality};
 use quick_xml::events::Event;
@@ -124,7 +125,7 @@ fn every_float_variable_has_a_declared_unit() {
     for (version, xml) in both() {
         let units: BTreeSet<String> =
             elements(&xml).iter().filter(|e| e.name() == "Unit").map(|e| e.attribute("name").unwrap().to_string()).collect();
-        assert_eq!(units, model_description::declared_units().iter().map(|u| u.to_string()).collect());
+        assert_eq!(units, fmi_export::model_description::declared_units::<Model>().iter().map(|u| u.to_string()).collect());
         for (ty, attributes) in model_variables(&xml) {
             if ty == "Real" || ty == "Float64" {
                 let unit = attributes.get("unit").unwrap_or_else(|| panic!("{version}: {} has no unit", attributes["name"]));
@@ -150,7 +151,7 @@ fn every_enumeration_start_value_is_an_item_of_its_type() {
                 _ => {}
             }
         }
-        assert_eq!(items.len(), variables::ENUMERATION_TYPES.len(), "{version}");
+        assert_eq!(items.len(), variables::table().enumerations().len(), "{version}");
         let enumerations: Vec<_> = model_variables(&xml).into_iter().filter(|(ty, _)| ty == "Enumeration").collect();
         assert!(!enumerations.is_empty());
         for (_, attributes) in enumerations {
@@ -186,7 +187,7 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
         assert!(kinds.iter().all(|k| *k == "dependent"));
         assert!(dependencies.iter().all(|d| input_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
         let expected = match scalar.variable.dependencies {
-            variables::Dependencies::Poses => 14,
+            variables::Dependencies::Inputs(_) => 14,
             _ => 26,
         };
         assert_eq!(dependencies.len(), expected, "{}", scalar.name);
@@ -207,7 +208,7 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
 #[test]
 fn pose_dependencies_name_existing_inputs() {
     for name in POSE_INPUTS {
-        let variable = variables::variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{name} is not in the table"));
+        let variable = variables::table().variables().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{name} is not in the table"));
         assert_eq!(variable.causality, Causality::Input, "{name}");
     }
 }
@@ -234,9 +235,9 @@ fn documentation_is_self_contained_and_lists_every_variable_and_item() {
         for s in variables::scalars() {
             assert!(page.contains(&format!("<code>{}</code>", s.name)), "{} is missing from the page", s.name);
         }
-        for ty in variables::ENUMERATION_TYPES {
-            for item in ty.items {
-                assert!(page.contains(&format!("<code>{}</code>", item.name)), "{}.{} is missing", ty.name, item.name);
+        for ty in variables::table().enumerations() {
+            for item in &ty.items {
+                assert!(page.contains(&format!("<code>{}</code>", item.1)), "{}.{} is missing", ty.name, item.1);
             }
         }
         assert!(page.contains(&format!("FMI {version}")));

@@ -5,7 +5,7 @@
 
 use std::fs;
 
-use contact_force::fmi::model_description;
+use contact_force::fmi as model_description;
 
 use crate::{root, Result};
 

@@ -10,7 +10,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use contact_force::fmi::model_description;
+use contact_force::fmi as model_description;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
@@ -103,7 +103,7 @@ fn build_library(flavor: &Flavor) -> Result<PathBuf> {
     let built = target_dir().join("release").join("libcontact_force.so");
     let staging = target_dir().join("xtask").join(flavor.feature);
     fs::create_dir_all(&staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
-    let staged = staging.join(format!("{}.so", contact_force::variables::MODEL_IDENTIFIER));
+    let staged = staging.join(format!("{}.so", contact_force::variables::MODEL_NAME));
     fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
     Ok(staged)
 }
@@ -111,7 +111,7 @@ fn build_library(flavor: &Flavor) -> Result<PathBuf> {
 /// Writes the FMU archive for `flavor` with `library` as its binary.
 fn package(flavor: &Flavor, library: &Path, archive: &Path) -> Result {
     let read = |path: &Path| fs::read(path).map_err(|e| format!("could not read {}: {e}", path.display()));
-    let identifier = contact_force::variables::MODEL_IDENTIFIER;
+    let identifier = contact_force::variables::MODEL_NAME;
     let mut entries: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     entries.insert("modelDescription.xml".to_string(), (read(&root().join(flavor.model_description))?, 0o644));
     entries.insert(format!("binaries/{}/{identifier}.so", flavor.platform), (read(library)?, 0o755));

@@ -18,9 +18,10 @@ use quick_xml::name::QName;
 use quick_xml::Writer;
 
 use super::logger::LOG_CATEGORIES;
-use crate::variables::{self, Causality, Scalar, ValueType};
+use crate::model::FmuModel;
+use crate::table::{format_real, Causality, EnumerationType, Scalar, ValueType};
 
-pub const GENERATION_TOOL: &str = "ContactForce xtask codegen";
+pub const GENERATION_TOOL: &str = "fmi_export (cargo xtask codegen)";
 
 /// A unit with its SI base-unit exponents (kg, m, s, rad); `None` for units with fractional
 /// exponents, which FMI's integer BaseUnit cannot express (they are declared by name only).
@@ -59,8 +60,8 @@ const UNITS: &[UnitDefinition] = &[
 ///
 /// Panics if the table uses a unit that [`UNITS`] does not define: an undefined unit would make an
 /// invalid model description.
-fn used_units() -> Vec<&'static UnitDefinition> {
-    let used: BTreeSet<&str> = variables::variables()
+fn used_units<M: FmuModel>() -> Vec<&'static UnitDefinition> {
+    let used: BTreeSet<&str> = M::table().variables()
         .iter()
         .filter_map(|v| match v.ty {
             ValueType::Float64 { unit, .. } => Some(unit),
@@ -74,8 +75,8 @@ fn used_units() -> Vec<&'static UnitDefinition> {
 }
 
 /// Every unit name declared in UnitDefinitions (for tests and the documentation).
-pub fn declared_units() -> Vec<&'static str> {
-    used_units().into_iter().map(|u| u.name).collect()
+pub fn declared_units<M: FmuModel>() -> Vec<&'static str> {
+    used_units::<M>().into_iter().map(|u| u.name).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,9 +142,9 @@ enum Version {
     Fmi3,
 }
 
-fn unit_definitions(xml: &mut Xml) {
+fn unit_definitions<M: FmuModel>(xml: &mut Xml) {
     xml.open("UnitDefinitions", &[]);
-    for unit in used_units() {
+    for unit in used_units::<M>() {
         let Some([kg, m, s, rad]) = unit.exponents else {
             xml.empty("Unit", &[("name", unit.name.to_string())]);
             continue;
@@ -160,18 +161,18 @@ fn unit_definitions(xml: &mut Xml) {
     xml.close("UnitDefinitions");
 }
 
-fn enumeration_items(xml: &mut Xml, ty: &variables::EnumerationType) {
-    for item in ty.items {
+fn enumeration_items(xml: &mut Xml, ty: &EnumerationType) {
+    for (value, name, description) in &ty.items {
         xml.empty(
             "Item",
-            &[("name", item.name.to_string()), ("value", item.value.to_string()), ("description", item.description.trim().to_string())],
+            &[("name", name.to_string()), ("value", value.to_string()), ("description", description.trim().to_string())],
         );
     }
 }
 
-fn type_definitions(xml: &mut Xml, version: Version) {
+fn type_definitions<M: FmuModel>(xml: &mut Xml, version: Version) {
     xml.open("TypeDefinitions", &[]);
-    for ty in variables::ENUMERATION_TYPES {
+    for ty in M::table().enumerations() {
         let head = attributes(&[("name", ty.name), ("description", ty.description)]);
         match version {
             Version::Fmi2 => {
@@ -199,14 +200,16 @@ fn log_categories(xml: &mut Xml) {
     xml.close("LogCategories");
 }
 
-fn default_experiment(xml: &mut Xml) {
-    xml.empty("DefaultExperiment", &attributes(&[("startTime", "0"), ("stopTime", "1"), ("stepSize", "0.001")]));
+fn default_experiment<M: FmuModel>(xml: &mut Xml) {
+    let (start, stop, step) = M::DEFAULT_EXPERIMENT;
+    let (start, stop, step) = (format_real(start), format_real(stop), format_real(step));
+    xml.empty("DefaultExperiment", &attributes(&[("startTime", &start), ("stopTime", &stop), ("stepSize", &step)]));
 }
 
 /// name, valueReference, description, causality and variability of a scalar. No `initial`
 /// attribute anywhere: the defaults are what this FMU means (parameters exact, inputs exact,
 /// outputs calculated, none for time), and FMI 2.0 forbids `initial` on inputs and time.
-fn common_attributes(s: &Scalar) -> Attributes<'static> {
+fn common_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
     let v = s.variable;
     vec![
         ("name", s.name.clone()),
@@ -218,48 +221,48 @@ fn common_attributes(s: &Scalar) -> Attributes<'static> {
 }
 
 /// The type-specific attributes (declaredType, unit, min, max, start) in schema order.
-fn type_attributes(s: &Scalar) -> Attributes<'static> {
+fn type_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
     let mut out = Attributes::new();
     match s.variable.ty {
         ValueType::Float64 { unit, min, max } => {
             out.push(("unit", unit.to_string()));
-            out.extend(min.map(|min| ("min", variables::format_real(min))));
-            out.extend(max.map(|max| ("max", variables::format_real(max))));
+            out.extend(min.map(|min| ("min", format_real(min))));
+            out.extend(max.map(|max| ("max", format_real(max))));
         }
         ValueType::Enumeration(ty) => out.push(("declaredType", ty.name.to_string())),
         ValueType::Int32 | ValueType::Boolean | ValueType::String => {}
     }
-    out.extend(variables::start_value(s).map(|start| ("start", start)));
+    out.extend(M::table().start_value(s).map(|start| ("start", start)));
     out
 }
 
-fn outputs() -> impl Iterator<Item = (usize, &'static Scalar)> {
-    variables::scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output)
+fn outputs<M: FmuModel>() -> impl Iterator<Item = (usize, &'static Scalar<M>)> {
+    M::table().scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output)
 }
 
 /// `dependencies` and `dependenciesKind` of an output, each dependency named by `key`.
-fn dependency_attributes(s: &Scalar, key: impl Fn(&Scalar) -> u32) -> Attributes<'static> {
-    let dependencies = variables::dependencies_of(s);
+fn dependency_attributes<M: FmuModel>(s: &Scalar<M>, key: impl Fn(&Scalar<M>) -> u32) -> Attributes<'static> {
+    let dependencies = M::table().dependencies_of(s);
     let list: Vec<String> = dependencies.iter().map(|d| key(d).to_string()).collect();
     vec![("dependencies", list.join(" ")), ("dependenciesKind", vec!["dependent"; list.len()].join(" "))]
 }
 
 /// 1-based position of a scalar in ModelVariables (FMI 2.0 ModelStructure indices).
-fn fmi2_index(s: &Scalar) -> u32 {
-    let position = variables::scalars().iter().position(|t| t.vr == s.vr).expect("scalar of the table");
+fn fmi2_index<M: FmuModel>(s: &Scalar<M>) -> u32 {
+    let position = M::table().scalars().iter().position(|t| t.vr == s.vr).expect("scalar of the table");
     position as u32 + 1
 }
 
-fn header(version: Version) -> Attributes<'static> {
+fn header<M: FmuModel>(version: Version) -> Attributes<'static> {
     let (fmi_version, token_name) = match version {
         Version::Fmi2 => ("2.0", "guid"),
         Version::Fmi3 => ("3.0", "instantiationToken"),
     };
     let mut head = vec![
         ("fmiVersion", fmi_version.to_string()),
-        ("modelName", variables::MODEL_NAME.to_string()),
-        (token_name, variables::instantiation_token().to_string()),
-        ("description", variables::MODEL_DESCRIPTION.to_string()),
+        ("modelName", M::NAME.to_string()),
+        (token_name, M::table().instantiation_token().to_string()),
+        ("description", M::DESCRIPTION.to_string()),
         ("generationTool", GENERATION_TOOL.to_string()),
         ("variableNamingConvention", "structured".to_string()),
     ];
@@ -273,13 +276,13 @@ fn header(version: Version) -> Attributes<'static> {
 // FMI 2.0.
 
 /// The complete FMI 2.0 modelDescription.xml.
-pub fn fmi2_xml() -> String {
+pub fn fmi2_xml<M: FmuModel>() -> String {
     let mut xml = Xml::new();
-    xml.open("fmiModelDescription", &header(Version::Fmi2));
+    xml.open("fmiModelDescription", &header::<M>(Version::Fmi2));
     xml.empty(
         "CoSimulation",
         &attributes(&[
-            ("modelIdentifier", variables::MODEL_IDENTIFIER),
+            ("modelIdentifier", M::NAME),
             ("canHandleVariableCommunicationStepSize", "true"),
             ("canInterpolateInputs", "false"),
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
@@ -289,14 +292,14 @@ pub fn fmi2_xml() -> String {
             ("providesDirectionalDerivative", "false"),
         ]),
     );
-    unit_definitions(&mut xml);
-    type_definitions(&mut xml, Version::Fmi2);
+    unit_definitions::<M>(&mut xml);
+    type_definitions::<M>(&mut xml, Version::Fmi2);
     log_categories(&mut xml);
-    default_experiment(&mut xml);
+    default_experiment::<M>(&mut xml);
 
     xml.open("ModelVariables", &[]);
-    for s in variables::scalars() {
-        xml.open("ScalarVariable", &common_attributes(s));
+    for s in M::table().scalars() {
+        xml.open("ScalarVariable", &common_attributes::<M>(s));
         let element = match s.variable.ty {
             ValueType::Float64 { .. } => "Real",
             ValueType::Int32 => "Integer",
@@ -304,16 +307,16 @@ pub fn fmi2_xml() -> String {
             ValueType::String => "String",
             ValueType::Enumeration(_) => "Enumeration",
         };
-        xml.empty(element, &type_attributes(s));
+        xml.empty(element, &type_attributes::<M>(s));
         xml.close("ScalarVariable");
     }
     xml.close("ModelVariables");
 
     xml.open("ModelStructure", &[]);
     xml.open("Outputs", &[]);
-    for (position, s) in outputs() {
+    for (position, s) in outputs::<M>() {
         let mut unknown = vec![("index", (position + 1).to_string())];
-        unknown.extend(dependency_attributes(s, fmi2_index));
+        unknown.extend(dependency_attributes::<M>(s, fmi2_index));
         xml.empty("Unknown", &unknown);
     }
     xml.close("Outputs");
@@ -321,7 +324,7 @@ pub fn fmi2_xml() -> String {
     // a `dependencies` attribute an initial unknown depends on all knowns, which is true: the
     // outputs follow from the parameters and the inputs.
     xml.open("InitialUnknowns", &[]);
-    for (position, _) in outputs() {
+    for (position, _) in outputs::<M>() {
         xml.empty("Unknown", &[("index", (position + 1).to_string())]);
     }
     xml.close("InitialUnknowns");
@@ -335,14 +338,14 @@ pub fn fmi2_xml() -> String {
 // FMI 3.0.
 
 /// The complete FMI 3.0 modelDescription.xml.
-pub fn fmi3_xml() -> String {
+pub fn fmi3_xml<M: FmuModel>() -> String {
     let mut xml = Xml::new();
-    xml.open("fmiModelDescription", &header(Version::Fmi3));
+    xml.open("fmiModelDescription", &header::<M>(Version::Fmi3));
     // FMI 3.0 has no canNotUseMemoryManagementFunctions (the importer no longer passes allocators).
     xml.empty(
         "CoSimulation",
         &attributes(&[
-            ("modelIdentifier", variables::MODEL_IDENTIFIER),
+            ("modelIdentifier", M::NAME),
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
             ("canGetAndSetFMUState", "true"),
             ("canSerializeFMUState", "true"),
@@ -353,25 +356,25 @@ pub fn fmi3_xml() -> String {
             ("hasEventMode", "false"),
         ]),
     );
-    unit_definitions(&mut xml);
-    type_definitions(&mut xml, Version::Fmi3);
+    unit_definitions::<M>(&mut xml);
+    type_definitions::<M>(&mut xml, Version::Fmi3);
     log_categories(&mut xml);
-    default_experiment(&mut xml);
+    default_experiment::<M>(&mut xml);
 
     xml.open("ModelVariables", &[]);
-    for s in variables::scalars() {
-        let mut attributes = common_attributes(s);
+    for s in M::table().scalars() {
+        let mut attributes = common_attributes::<M>(s);
         match s.variable.ty {
             ValueType::String => {
                 // FMI 3.0 gives String start values as child elements.
                 xml.open("String", &attributes);
-                if let Some(start) = variables::start_value(s) {
+                if let Some(start) = M::table().start_value(s) {
                     xml.empty("Start", &[("value", start)]);
                 }
                 xml.close("String");
             }
             ty => {
-                attributes.extend(type_attributes(s));
+                attributes.extend(type_attributes::<M>(s));
                 let element = match ty {
                     ValueType::Float64 { .. } => "Float64",
                     ValueType::Int32 => "Int32",
@@ -385,13 +388,13 @@ pub fn fmi3_xml() -> String {
     xml.close("ModelVariables");
 
     xml.open("ModelStructure", &[]);
-    for (_, s) in outputs() {
+    for (_, s) in outputs::<M>() {
         let mut output = vec![("valueReference", s.vr.to_string())];
-        output.extend(dependency_attributes(s, |d| d.vr));
+        output.extend(dependency_attributes::<M>(s, |d| d.vr));
         xml.empty("Output", &output);
     }
     // As in FMI 2.0: every output (initial="calculated"), depending on all knowns.
-    for (_, s) in outputs() {
+    for (_, s) in outputs::<M>() {
         xml.empty("InitialUnknown", &[("valueReference", s.vr.to_string())]);
     }
     xml.close("ModelStructure");
@@ -416,23 +419,23 @@ fn type_name(ty: &ValueType, fmi_version: &str) -> &'static str {
     }
 }
 
-fn variable_rows(page: &mut String, fmi_version: &str) {
-    for s in variables::scalars() {
+fn variable_rows<M: FmuModel>(page: &mut String, fmi_version: &str) {
+    for s in M::table().scalars() {
         let v = s.variable;
         let (unit, range) = match v.ty {
             ValueType::Float64 { unit, min, max } => {
-                let bound = |b: Option<f64>| b.map(variables::format_real).unwrap_or_default();
+                let bound = |b: Option<f64>| b.map(format_real).unwrap_or_default();
                 let range = if min.is_some() || max.is_some() { format!("[{}, {}]", bound(min), bound(max)) } else { String::new() };
                 (unit.to_string(), range)
             }
             _ => (String::new(), String::new()),
         };
         let mut ty = type_name(&v.ty, fmi_version).to_string();
-        let mut start = variables::start_value(s).unwrap_or_default();
+        let mut start = M::table().start_value(s).unwrap_or_default();
         if let ValueType::Enumeration(enumeration) = v.ty {
             ty = format!("{ty} ({})", enumeration.name);
-            if let Some(item) = enumeration.items.iter().find(|item| item.value.to_string() == start) {
-                start = format!("{} ({start})", item.name);
+            if let Some((_, name, _)) = enumeration.items.iter().find(|(value, _, _)| value.to_string() == start) {
+                start = format!("{name} ({start})");
             }
         }
         if v.ty.type_name() == "String" {
@@ -452,39 +455,32 @@ fn variable_rows(page: &mut String, fmi_version: &str) {
     }
 }
 
-fn enumeration_sections(page: &mut String) {
-    for ty in variables::ENUMERATION_TYPES {
-        let users: Vec<String> = variables::variables()
+fn enumeration_sections<M: FmuModel>(page: &mut String) {
+    for ty in M::table().enumerations() {
+        let users: Vec<String> = M::table().variables()
             .iter()
             .filter(|v| matches!(v.ty, ValueType::Enumeration(t) if t.name == ty.name))
             .map(|v| format!("<code>{}</code>", html(v.name)))
             .collect();
         page.push_str(&format!("<h3>{} <small>({})</small></h3>\n", html(ty.name), users.join(", ")));
         page.push_str(&format!("<p>{}.</p>\n<table>\n<tr><th>value</th><th>item</th><th>description</th></tr>\n", html(ty.description)));
-        for item in ty.items {
+        for (value, name, description) in &ty.items {
             page.push_str(&format!(
                 "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
-                item.value,
-                html(item.name),
-                html(item.description.trim())
+                value,
+                html(name),
+                html(description.trim())
             ));
         }
         page.push_str("</table>\n");
     }
 }
 
-fn law_list(page: &mut String, ty: &variables::EnumerationType) {
-    page.push_str("<ul>\n");
-    for item in ty.items {
-        page.push_str(&format!("<li><code>{}</code>: {}</li>\n", html(item.name), html(item.description.trim())));
-    }
-    page.push_str("</ul>\n");
-}
-
 /// A self-contained HTML page (no external assets) describing the FMU for `fmi_version`
-/// ("2.0" or "3.0"): conventions, every variable, the enumerations and the laws.
-pub fn documentation_html(fmi_version: &str) -> String {
-    let name = html(variables::MODEL_NAME);
+/// ("2.0" or "3.0"): the model's own sections (conventions, laws), every variable and the
+/// enumerations.
+pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
+    let name = html(M::NAME);
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name} (FMI {version})</title>\n<style>\n\
          body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; line-height: 1.4; }}\n\
@@ -496,44 +492,20 @@ pub fn documentation_html(fmi_version: &str) -> String {
          <h1>{name}</h1>\n\
          <p>{description}. FMI {version} co-simulation FMU; instantiation token <code>{token}</code>.</p>\n",
         version = html(fmi_version),
-        description = html(variables::MODEL_DESCRIPTION),
-        token = html(variables::instantiation_token()),
+        description = html(M::DESCRIPTION),
+        token = html(M::table().instantiation_token()),
     );
 
-    page.push_str(
-        "<h2>What the block does</h2>\n\
-         <p>The importer integrates the motion of two rigid bodies, A (the base body, <code>frame_a</code>) and B \
-         (the follower body, <code>frame_b</code>), and feeds their poses and twists to this block at every \
-         communication point. The block finds the contact between the two geometries and returns the contact \
-         force and torque on each body. Stateful friction laws advance their internal state in <code>DoStep</code>; \
-         every output is direct feedthrough of the inputs.</p>\n\
-         <h2>Conventions</h2>\n<ul>\n\
-         <li>SI units everywhere. W is the world frame; every vector input and output is resolved in W.</li>\n\
-         <li>Quaternions are (w, x, y, z), scalar first, and rotate body-frame vectors into W. The block normalises \
-         them; a norm off by more than 1e-3 logs a warning, a zero or non-finite quaternion is an error.</li>\n\
-         <li>The contact normal <code>contact.n_0</code> points from A toward B.</li>\n\
-         <li><code>contact.separation</code> is positive when the geometries are apart and negative (the deepest \
-         penetration) when they overlap.</li>\n\
-         <li>Forces on B are the negative of the forces on A (<code>frame_b.f_0 = -frame_a.f_0</code>). \
-         Torques act about each body's own frame origin.</li>\n\
-         <li>Parameters are checked when initialisation ends; an invalid or unsupported combination (including a \
-         law or shape pair this build does not implement) is refused there with a message naming the variable.</li>\n\
-         </ul>\n",
-    );
-
-    page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
-    law_list(&mut page, &variables::NORMAL_LAW);
-    page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");
-    law_list(&mut page, &variables::FRICTION_LAW);
+    page.push_str(&M::documentation_html());
 
     page.push_str(
         "<h2>Variables</h2>\n<p>Arrays are flattened into scalars <code>x[1]</code>, <code>x[2]</code>, ... with \
          consecutive value references.</p>\n<table>\n\
          <tr><th>name</th><th>vr</th><th>causality</th><th>type</th><th>unit</th><th>start</th><th>[min, max]</th><th>description</th></tr>\n",
     );
-    variable_rows(&mut page, fmi_version);
+    variable_rows::<M>(&mut page, fmi_version);
     page.push_str("</table>\n<h2>Enumerations</h2>\n");
-    enumeration_sections(&mut page);
+    enumeration_sections::<M>(&mut page);
     page.push_str("</body>\n</html>\n");
     page
 }

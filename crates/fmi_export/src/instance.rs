@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use super::logger::Logger;
 use super::status::{Failure, FmiResult, Status};
-use crate::model::{Model, ModelError};
-use crate::variables::{self, IntKind, SetPhase, VariableError};
+use crate::model::{FmuModel, ModelError};
+use crate::table::{IntKind, SetPhase, VariableError};
 
 /// The states of the co-simulation state machines of both versions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,14 +58,14 @@ pub struct Function {
 
 /// An FMU's internal state as saved by GetFMUState: the model and the state machine's state.
 #[derive(Clone, Debug)]
-pub struct SavedState {
-    pub model: Model,
+pub struct SavedState<M> {
+    pub model: M,
     pub state: State,
 }
 
 /// One instance: the model plus what the C API needs around it.
-pub struct Instance {
-    pub model: Model,
+pub struct Instance<M> {
+    pub model: M,
     pub state: State,
     pub logger: Logger,
     /// The FMU's resources folder, when the importer gave one.
@@ -76,10 +76,10 @@ pub struct Instance {
     strings: Vec<CString>,
 }
 
-impl Instance {
-    pub fn new(logger: Logger, resources: Option<PathBuf>) -> Instance {
+impl<M: FmuModel> Instance<M> {
+    pub fn new(logger: Logger, resources: Option<PathBuf>) -> Instance<M> {
         Instance {
-            model: Model::with_resources(resources.clone()),
+            model: M::new(resources.clone()),
             state: State::Instantiated,
             logger,
             resources,
@@ -99,12 +99,12 @@ impl Instance {
     /// `ptr` must come from `into_raw` and not have been freed.
     pub unsafe fn free_raw(ptr: *mut c_void) {
         // SAFETY: guaranteed by the caller.
-        drop(unsafe { Box::from_raw(ptr.cast::<Instance>()) });
+        drop(unsafe { Box::from_raw(ptr.cast::<Instance<M>>()) });
     }
 
     /// Logs the warnings the model collected.
     pub fn flush_warnings(&mut self) {
-        let warnings: Vec<String> = self.model.take_warnings().collect();
+        let warnings = self.model.take_warnings();
         for warning in warnings {
             self.logger.log(Status::Warning, &warning);
         }
@@ -112,7 +112,7 @@ impl Instance {
 
     /// Reset: back to the state of a fresh instantiation.
     pub fn reset(&mut self) {
-        self.model = Model::with_resources(self.resources.clone());
+        self.model = M::new(self.resources.clone());
         self.state = State::Instantiated;
         self.last_successful_time = 0.0;
         self.strings.clear();
@@ -130,7 +130,7 @@ impl Instance {
         if !start_time.is_finite() {
             return Err(Failure::error(format!("startTime = {start_time} must be finite")));
         }
-        self.model.time = start_time;
+        self.model.set_time(start_time);
         self.last_successful_time = start_time;
         self.state = State::InitializationMode;
         Ok(Status::Ok)
@@ -138,8 +138,8 @@ impl Instance {
 
     /// End of initialisation: every parameter is checked and the block built.
     pub fn exit_initialization_mode(&mut self) -> FmiResult {
-        variables::check_ranges(&mut self.model).map_err(Failure::error)?;
-        self.model.initialize().map_err(|e| Failure::error(e.to_string()))?;
+        M::table().check_ranges(&mut self.model).map_err(Failure::error)?;
+        self.model.initialize().map_err(Failure::error)?;
         self.flush_warnings();
         self.state = State::StepMode;
         Ok(Status::Ok)
@@ -153,22 +153,22 @@ impl Instance {
         if h <= 0.0 {
             return Err(Failure::error(format!("communicationStepSize = {h} must be > 0")));
         }
-        let now = self.model.time;
+        let now = self.model.time();
         if (t - now).abs() > 1e-9 * t.abs().max(h).max(1.0) {
             return Err(Failure::error(format!(
                 "currentCommunicationPoint = {t} does not match the FMU's time {now} (the end of the previous step)"
             )));
         }
-        self.model.time = t;
+        self.model.set_time(t);
         let result = self.model.do_step(h);
         self.flush_warnings();
         match result {
             Ok(()) => {
-                self.last_successful_time = self.model.time;
+                self.last_successful_time = self.model.time();
                 Ok(Status::Ok)
             }
             Err(ModelError::NotFinite(message)) => {
-                self.model.time = t;
+                self.model.set_time(t);
                 self.last_successful_time = t;
                 Err(Failure::discard(format!("step from t = {t} discarded: {message}")))
             }
@@ -178,7 +178,7 @@ impl Instance {
 
     pub fn get_floats(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult {
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = variables::get_float(&mut self.model, *vr).map_err(variable_failure)?;
+            *value = M::table().get_float(&mut self.model, *vr).map_err(variable_failure)?;
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -187,14 +187,14 @@ impl Instance {
     pub fn set_floats(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult {
         let phase = self.set_phase();
         for (vr, value) in vrs.iter().zip(values) {
-            variables::set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
+            M::table().set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
 
     pub fn get_ints<T>(&mut self, vrs: &[u32], values: &mut [T], kind: IntKind, convert: impl Fn(i64) -> T) -> FmiResult {
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(variables::get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
+            *value = convert(M::table().get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -203,14 +203,14 @@ impl Instance {
     pub fn set_ints(&mut self, vrs: &[u32], values: impl Iterator<Item = i64>, kind: IntKind) -> FmiResult {
         let phase = self.set_phase();
         for (vr, value) in vrs.iter().zip(values) {
-            variables::set_int(&mut self.model, *vr, value, kind, phase).map_err(variable_failure)?;
+            M::table().set_int(&mut self.model, *vr, value, kind, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
 
     pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(variables::get_bool(&mut self.model, *vr).map_err(variable_failure)?);
+            *value = convert(M::table().get_bool(&mut self.model, *vr).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -219,7 +219,7 @@ impl Instance {
     pub fn set_bools(&mut self, vrs: &[u32], values: impl Iterator<Item = bool>) -> FmiResult {
         let phase = self.set_phase();
         for (vr, value) in vrs.iter().zip(values) {
-            variables::set_bool(&mut self.model, *vr, value, phase).map_err(variable_failure)?;
+            M::table().set_bool(&mut self.model, *vr, value, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
@@ -228,7 +228,7 @@ impl Instance {
     pub fn get_strings(&mut self, vrs: &[u32], values: &mut [*const std::ffi::c_char]) -> FmiResult {
         self.strings.clear();
         for vr in vrs {
-            let text = variables::get_string(&mut self.model, *vr).map_err(variable_failure)?;
+            let text = M::table().get_string(&mut self.model, *vr).map_err(variable_failure)?;
             self.strings.push(CString::new(text.replace('\0', "")).expect("NUL removed"));
         }
         for (value, text) in values.iter_mut().zip(&self.strings) {
@@ -248,23 +248,23 @@ impl Instance {
             // SAFETY: non-null and NUL-terminated by the caller's contract.
             let text = unsafe { CStr::from_ptr(*value) };
             let text = text.to_str().map_err(|_| Failure::error(format!("the string for value reference {vr} is not UTF-8")))?;
-            variables::set_string(&mut self.model, *vr, text, phase).map_err(variable_failure)?;
+            M::table().set_string(&mut self.model, *vr, text, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
 
-    pub fn save_state(&self) -> SavedState {
+    pub fn save_state(&self) -> SavedState<M> {
         SavedState { model: self.model.clone(), state: self.state }
     }
 
-    pub fn restore_state(&mut self, saved: &SavedState) {
+    pub fn restore_state(&mut self, saved: &SavedState<M>) {
         self.model = saved.model.clone();
         // A deserialized state does not know where this instance's resources are.
         if self.model.resources().is_none() {
             self.model.set_resources(self.resources.clone());
         }
         self.state = saved.state;
-        self.last_successful_time = self.model.time;
+        self.last_successful_time = self.model.time();
     }
 
     /// Logs why an optional function this FMU does not provide was called and answers Error,
@@ -280,13 +280,13 @@ impl Instance {
 ///
 /// # Safety
 /// `target` is non-null and writable; `*target` is null or a state made here and not yet freed.
-pub unsafe fn store_state(target: *mut *mut c_void, saved: SavedState) {
+pub unsafe fn store_state<M>(target: *mut *mut c_void, saved: SavedState<M>) {
     // SAFETY: by the caller's contract.
     unsafe {
         if (*target).is_null() {
             *target = Box::into_raw(Box::new(saved)).cast();
         } else {
-            *(*target).cast::<SavedState>() = saved;
+            *(*target).cast::<SavedState<M>>() = saved;
         }
     }
 }
@@ -302,22 +302,22 @@ const STATES: [State; 7] = [
 ];
 
 /// Serializes a saved state: the state machine's state as one byte, then the model in the format
-/// of `variables::serialize` (time included, with its own checksum).
-pub fn serialize_state(saved: &SavedState) -> Vec<u8> {
+/// of [`crate::table::Table::serialize`] (time included, with its own checksum).
+pub fn serialize_state<M: FmuModel>(saved: &SavedState<M>) -> Vec<u8> {
     let mut bytes = vec![saved.state as u16 as u8];
-    bytes.extend(variables::serialize(&mut saved.model.clone()));
+    bytes.extend(M::table().serialize(&mut saved.model.clone()));
     bytes
 }
 
 /// Inverse of [`serialize_state`]; damaged bytes are an error and nothing is made.
-pub fn deserialize_state(bytes: &[u8]) -> Result<SavedState, String> {
+pub fn deserialize_state<M: FmuModel>(bytes: &[u8]) -> Result<SavedState<M>, String> {
     let (first, rest) = bytes.split_first().ok_or("an empty buffer is not a serialized FMU state")?;
     let state = *STATES
         .iter()
         .find(|s| **s as u16 as u8 == *first)
         .ok_or("these bytes are not a serialized ContactForce FMU state")?;
-    let model = variables::deserialize(rest)?;
-    if !model.time.is_finite() {
+    let model = M::table().deserialize(rest)?;
+    if !model.time().is_finite() {
         return Err("the serialized FMU state has a non-finite time".to_string());
     }
     Ok(SavedState { model, state })
@@ -325,7 +325,7 @@ pub fn deserialize_state(bytes: &[u8]) -> Result<SavedState, String> {
 
 fn variable_failure(e: VariableError) -> Failure {
     match e {
-        VariableError::Model(ModelError::NotFinite(message)) => Failure::error(message),
+        VariableError::Model(ModelError::NotFinite(message) | ModelError::Invalid(message)) => Failure::error(message),
         other => Failure::error(other.to_string()),
     }
 }
@@ -341,18 +341,18 @@ fn variable_failure(e: VariableError) -> Failure {
 /// # Safety
 /// `ptr` must be null or an instance made by [`Instance::into_raw`] and not yet freed, used by
 /// one thread at a time (the FMI standard's rule).
-pub unsafe fn dispatch(
+pub unsafe fn dispatch<M: FmuModel>(
     ptr: *mut c_void,
     function: Function,
     discard_state: Option<State>,
-    body: impl FnOnce(&mut Instance) -> FmiResult,
+    body: impl FnOnce(&mut Instance<M>) -> FmiResult,
 ) -> Status {
     if ptr.is_null() {
         return Status::Error;
     }
     // SAFETY: non-null and a live instance by the caller's contract; FMI forbids concurrent calls
     // on one instance, so this is the only reference.
-    let instance = unsafe { &mut *ptr.cast::<Instance>() };
+    let instance = unsafe { &mut *ptr.cast::<Instance<M>>() };
     if !function.allowed.contains(instance.state) {
         instance.logger.log(
             Status::Error,
@@ -440,49 +440,118 @@ pub unsafe fn c_str<'a>(ptr: *const std::ffi::c_char, what: &str) -> Result<&'a 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::OnceLock;
+
     use super::*;
+    use crate::table::{Causality, Table, Variable};
+
+    /// The smallest model: one input x, one output y = 2 x, one parameter.
+    #[derive(Clone, Debug, Default)]
+    pub(crate) struct Doubler {
+        time: f64,
+        x: f64,
+        y: f64,
+        gain: f64,
+    }
+
+    impl FmuModel for Doubler {
+        const NAME: &'static str = "Doubler";
+        const DESCRIPTION: &'static str = "y = gain x";
+        const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 0.1);
+
+        fn table() -> &'static Table<Self> {
+            static TABLE: OnceLock<Table<Doubler>> = OnceLock::new();
+            TABLE.get_or_init(|| {
+                Table::new(
+                    vec![
+                        Variable::time(|m: &mut Doubler| std::slice::from_mut(&mut m.time)),
+                        Variable::float("x", 1, 1, Causality::Input, "1", "input", |m| std::slice::from_mut(&mut m.x)),
+                        Variable::float("y", 2, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.y)),
+                        Variable::parameter("gain", 3, "1", "gain", |m| std::slice::from_mut(&mut m.gain)),
+                    ],
+                    vec![],
+                )
+            })
+        }
+        fn new(_: Option<PathBuf>) -> Self {
+            Doubler { gain: 2.0, ..Default::default() }
+        }
+        fn resources(&self) -> Option<&Path> {
+            None
+        }
+        fn set_resources(&mut self, _: Option<PathBuf>) {}
+        fn time(&self) -> f64 {
+            self.time
+        }
+        fn set_time(&mut self, time: f64) {
+            self.time = time;
+        }
+        fn inputs_changed(&mut self) {}
+        fn parameters_changed(&mut self) {}
+        fn initialize(&mut self) -> Result<(), String> {
+            Ok(())
+        }
+        fn update_outputs(&mut self) -> Result<(), ModelError> {
+            self.y = self.gain * self.x;
+            Ok(())
+        }
+        fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+            self.time += step;
+            Ok(())
+        }
+        fn take_warnings(&mut self) -> Vec<String> {
+            Vec::new()
+        }
+    }
 
     const ANYWHERE: Function = Function { name: "testFunction", allowed: States::ANY };
 
     #[test]
     fn a_panic_in_a_body_becomes_error_and_the_error_state() {
-        let ptr = Instance::new(Logger::fmi3(None, std::ptr::null_mut(), "panics", true), None).into_raw();
+        let ptr = Instance::<Doubler>::new(Logger::fmi3(None, std::ptr::null_mut(), "panics", true), None).into_raw();
         // SAFETY: `ptr` was just made by into_raw and is freed below.
-        let status = unsafe { dispatch(ptr, ANYWHERE, None, |_| panic!("forced panic")) };
+        let status = unsafe { dispatch::<Doubler>(ptr, ANYWHERE, None, |_| panic!("forced panic")) };
         assert_eq!(status, Status::Error);
         // SAFETY: as above.
-        let instance = unsafe { &*ptr.cast::<Instance>() };
+        let instance = unsafe { &*ptr.cast::<Instance<Doubler>>() };
         assert_eq!(instance.state, State::Error);
         // SAFETY: made by into_raw, freed once.
-        unsafe { Instance::free_raw(ptr) };
+        unsafe { Instance::<Doubler>::free_raw(ptr) };
     }
 
     #[test]
     fn a_null_instance_is_an_error_not_a_crash() {
         // SAFETY: null is allowed and answered before any dereference.
-        let status = unsafe { dispatch(std::ptr::null_mut(), ANYWHERE, None, |_| Ok(Status::Ok)) };
+        let status = unsafe { dispatch::<Doubler>(std::ptr::null_mut(), ANYWHERE, None, |_| Ok(Status::Ok)) };
         assert_eq!(status, Status::Error);
     }
 
     #[test]
     fn serialized_state_round_trips_and_rejects_damage() {
-        let mut model = Model::default();
-        model.time = 1.25;
-        model.inputs.frame_b.r_0 = [0.1, -0.2, 0.3];
-        model.parameters.geometry_b.file = "x".to_string();
+        let model = Doubler { time: 1.25, x: -0.5, y: 0.0, gain: 3.0 };
         let saved = SavedState { model, state: State::StepMode };
         let bytes = serialize_state(&saved);
-        let back = deserialize_state(&bytes).unwrap();
-        assert_eq!(back.model.time, 1.25);
-        assert_eq!(back.model.inputs, saved.model.inputs);
-        assert_eq!(back.model.parameters, saved.model.parameters);
+        let back = deserialize_state::<Doubler>(&bytes).unwrap();
+        assert_eq!((back.model.time, back.model.x, back.model.gain), (1.25, -0.5, 3.0));
+        assert_eq!(back.state, State::StepMode);
         for i in [0, 1, 10, bytes.len() / 2, bytes.len() - 1] {
             let mut damaged = bytes.clone();
             damaged[i] ^= 0x40;
-            assert!(deserialize_state(&damaged).is_err(), "byte {i}");
+            assert!(deserialize_state::<Doubler>(&damaged).is_err(), "byte {i}");
         }
-        assert!(deserialize_state(&bytes[..bytes.len() - 3]).is_err());
-        assert!(deserialize_state(b"garbage bytes that are not a state").is_err());
+        assert!(deserialize_state::<Doubler>(&bytes[..bytes.len() - 3]).is_err());
+        assert!(deserialize_state::<Doubler>(b"garbage bytes that are not a state").is_err());
+    }
+
+    #[test]
+    fn outputs_are_computed_when_read() {
+        let mut instance = Instance::<Doubler>::new(Logger::fmi3(None, std::ptr::null_mut(), "d", false), None);
+        instance.enter_initialization_mode(0.0).unwrap();
+        instance.set_floats(&[1], &[4.0]).unwrap();
+        let mut y = [0.0];
+        instance.get_floats(&[2], &mut y).unwrap();
+        assert_eq!(y, [8.0]);
     }
 }

@@ -1,0 +1,1087 @@
+//! The FMI 2.0 C API (fmi2Functions.h), co-simulation.
+//!
+//! Every function is a thin adapter: it converts the C arguments and calls [`dispatch`] with its
+//! entry of the state table below. Model Exchange functions and the optional functions this FMU
+//! does not provide log why and answer fmi2Error.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, store_state, Function, Instance, SavedState, State, States};
+use super::logger::{Fmi2LoggerCallback, Logger};
+use super::resources;
+use super::status::{Failure, Status};
+use crate::model::FmuModel;
+use crate::table::IntKind;
+
+pub type Fmi2Component = *mut c_void;
+pub type Fmi2FmuState = *mut c_void;
+pub type Fmi2Boolean = c_int;
+pub type Fmi2ValueReference = c_uint;
+pub type Fmi2String = *const c_char;
+
+pub const FMI2_TRUE: Fmi2Boolean = 1;
+pub const FMI2_FALSE: Fmi2Boolean = 0;
+
+/// `fmi2Type`.
+pub const FMI2_MODEL_EXCHANGE: c_int = 0;
+pub const FMI2_CO_SIMULATION: c_int = 1;
+
+/// `fmi2StatusKind`.
+pub const FMI2_DO_STEP_STATUS: c_int = 0;
+pub const FMI2_PENDING_STATUS: c_int = 1;
+pub const FMI2_LAST_SUCCESSFUL_TIME: c_int = 2;
+pub const FMI2_TERMINATED: c_int = 3;
+
+/// The types of the exported signatures, for the export macro.
+pub mod abi {
+    pub use super::{Fmi2Boolean, Fmi2CallbackFunctions, Fmi2Component, Fmi2FmuState, Fmi2String, Fmi2ValueReference};
+    pub use crate::status::Status;
+    pub use std::ffi::{c_char, c_int, c_uint, c_void};
+}
+
+/// `fmi2CallbackFunctions`.
+#[repr(C)]
+pub struct Fmi2CallbackFunctions {
+    pub logger: Option<Fmi2LoggerCallback>,
+    pub allocate_memory: Option<unsafe extern "C" fn(usize, usize) -> *mut c_void>,
+    pub free_memory: Option<unsafe extern "C" fn(*mut c_void)>,
+    pub step_finished: Option<unsafe extern "C" fn(*mut c_void, c_int)>,
+    pub component_environment: *mut c_void,
+}
+
+/// The FMI 2.0 co-simulation state table: where each function may be called.
+mod table {
+    use super::{Function, State::*, States};
+
+    const fn f(name: &'static str, allowed: States) -> Function {
+        Function { name, allowed }
+    }
+
+    /// Where variable values can be read: after initialisation has begun.
+    const READABLE: States = States::of(&[InitializationMode, StepMode, StepFailed, Terminated, Error]);
+    /// Where FMU states can be handled.
+    const STATEFUL: States = States::of(&[Instantiated, InitializationMode, StepMode, StepFailed, Terminated, Error]);
+    const STATUS: States = States::of(&[StepMode, StepFailed, Terminated, Error]);
+
+    pub const SET_DEBUG_LOGGING: Function = f("fmi2SetDebugLogging", States::NOT_FATAL);
+    pub const SETUP_EXPERIMENT: Function = f("fmi2SetupExperiment", States::of(&[Instantiated]));
+    pub const ENTER_INITIALIZATION_MODE: Function = f("fmi2EnterInitializationMode", States::of(&[Instantiated]));
+    pub const EXIT_INITIALIZATION_MODE: Function = f("fmi2ExitInitializationMode", States::of(&[InitializationMode]));
+    pub const TERMINATE: Function = f("fmi2Terminate", States::of(&[StepMode, StepFailed]));
+    pub const RESET: Function = f("fmi2Reset", States::NOT_FATAL);
+    pub const GET_REAL: Function = f("fmi2GetReal", READABLE);
+    pub const GET_INTEGER: Function = f("fmi2GetInteger", READABLE);
+    pub const GET_BOOLEAN: Function = f("fmi2GetBoolean", READABLE);
+    pub const GET_STRING: Function = f("fmi2GetString", READABLE);
+    pub const SET_REAL: Function = f("fmi2SetReal", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const SET_INTEGER: Function = f("fmi2SetInteger", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const SET_BOOLEAN: Function = f("fmi2SetBoolean", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const SET_STRING: Function = f("fmi2SetString", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const GET_FMU_STATE: Function = f("fmi2GetFMUstate", STATEFUL);
+    pub const SET_FMU_STATE: Function = f("fmi2SetFMUstate", STATEFUL);
+    pub const FREE_FMU_STATE: Function = f("fmi2FreeFMUstate", STATEFUL);
+    pub const SERIALIZED_FMU_STATE_SIZE: Function = f("fmi2SerializedFMUstateSize", STATEFUL);
+    pub const SERIALIZE_FMU_STATE: Function = f("fmi2SerializeFMUstate", STATEFUL);
+    pub const DESERIALIZE_FMU_STATE: Function = f("fmi2DeSerializeFMUstate", STATEFUL);
+    pub const DO_STEP: Function = f("fmi2DoStep", States::of(&[StepMode]));
+    pub const GET_STATUS: Function = f("fmi2GetStatus", STATUS);
+    pub const GET_REAL_STATUS: Function = f("fmi2GetRealStatus", STATUS);
+    pub const GET_INTEGER_STATUS: Function = f("fmi2GetIntegerStatus", STATUS);
+    pub const GET_BOOLEAN_STATUS: Function = f("fmi2GetBooleanStatus", STATUS);
+    pub const GET_STRING_STATUS: Function = f("fmi2GetStringStatus", STATUS);
+}
+
+/// Logs and answers Error for a function this FMU does not provide.
+///
+/// # Safety
+/// `c` must be null or a live instance.
+unsafe fn unsupported<M: FmuModel>(c: Fmi2Component, function: &str, why: &str) -> Status {
+    guarded(Status::Error, || {
+        if c.is_null() {
+            return Status::Error;
+        }
+        // SAFETY: non-null and live by the caller's contract.
+        let instance = unsafe { &*c.cast::<Instance<M>>() };
+        instance.unsupported(function, why)
+    })
+}
+
+/// Why the Model Exchange functions answer Error.
+fn model_exchange<M: FmuModel>() -> String {
+    format!("{} is a co-simulation FMU (Model Exchange is not provided)", M::NAME)
+}
+
+fn boolean(b: bool) -> Fmi2Boolean {
+    if b {
+        FMI2_TRUE
+    } else {
+        FMI2_FALSE
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inquire platform and version, logging.
+
+pub fn fmi2GetTypesPlatform<M: FmuModel>() -> *const c_char {
+    c"default".as_ptr()
+}
+
+pub fn fmi2GetVersion<M: FmuModel>() -> *const c_char {
+    c"2.0".as_ptr()
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate; `categories` holds `nCategories` C strings.
+pub unsafe fn fmi2SetDebugLogging<M: FmuModel>(
+    c: Fmi2Component,
+    loggingOn: Fmi2Boolean,
+    nCategories: usize,
+    categories: *const Fmi2String,
+) -> Status {
+    // SAFETY: pointers as documented by the standard; checked for null inside.
+    unsafe {
+        dispatch::<M>(c, table::SET_DEBUG_LOGGING, None, |instance| {
+            let pointers = slice(categories, nCategories, "categories")?;
+            let mut names = Vec::with_capacity(pointers.len());
+            for (i, p) in pointers.iter().enumerate() {
+                names.push(c_str(*p, &format!("categories[{i}]")).map_err(Failure::error)?);
+            }
+            instance.logger.set_debug_logging(loggingOn != FMI2_FALSE, &names).map_err(Failure::error)?;
+            Ok(Status::Ok)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation and destruction.
+
+/// # Safety
+/// Arguments as in the FMI 2.0 standard; `functions` must point to valid callbacks.
+pub unsafe fn fmi2Instantiate<M: FmuModel>(
+    instanceName: Fmi2String,
+    fmuType: c_int,
+    fmuGUID: Fmi2String,
+    fmuResourceLocation: Fmi2String,
+    functions: *const Fmi2CallbackFunctions,
+    _visible: Fmi2Boolean,
+    loggingOn: Fmi2Boolean,
+) -> Fmi2Component {
+    guarded(std::ptr::null_mut(), || {
+        if functions.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: non-null, and the importer's callback struct by the standard.
+        let functions = unsafe { &*functions };
+        // SAFETY: a C string or null, by the standard.
+        let name = unsafe { c_str(instanceName, "instanceName") };
+        let logger = Logger::fmi2(functions.logger, functions.component_environment, name.as_ref().unwrap_or(&""), loggingOn != 0);
+        let fail = |message: String| {
+            logger.log(Status::Error, &format!("fmi2Instantiate: {message}"));
+            std::ptr::null_mut()
+        };
+        if let Err(e) = name {
+            return fail(e);
+        }
+        if fmuType != FMI2_CO_SIMULATION {
+            return fail(format!("fmuType = {fmuType}: {}; instantiate with fmi2CoSimulation", model_exchange::<M>()));
+        }
+        // SAFETY: a C string or null, by the standard.
+        match unsafe { c_str(fmuGUID, "fmuGUID") } {
+            Ok(guid) if guid == M::table().instantiation_token() => {}
+            Ok(guid) => {
+                return fail(format!(
+                    "fmuGUID \"{guid}\" does not match this binary's GUID \"{}\" (modelDescription.xml and binary are from different builds)",
+                    M::table().instantiation_token()
+                ))
+            }
+            Err(e) => return fail(e),
+        }
+        let mut resources = None;
+        if !fmuResourceLocation.is_null() {
+            // SAFETY: non-null C string by the standard.
+            match unsafe { c_str(fmuResourceLocation, "fmuResourceLocation") }.and_then(resources::from_fmi2_uri) {
+                Ok(path) => resources = Some(path),
+                Err(e) => logger.log(Status::Warning, &format!("fmi2Instantiate: {e}; geometry files must then be absolute paths")),
+            }
+        }
+        Instance::<M>::new(logger, resources).into_raw()
+    })
+}
+
+/// # Safety
+/// `c` is null or an instance from fmi2Instantiate, not used afterwards.
+pub unsafe fn fmi2FreeInstance<M: FmuModel>(c: Fmi2Component) {
+    if !c.is_null() {
+        // SAFETY: made by fmi2Instantiate and freed once, by the standard's contract.
+        guarded((), || unsafe { Instance::<M>::free_raw(c) });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Initialisation, termination, reset.
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2SetupExperiment<M: FmuModel>(
+    c: Fmi2Component,
+    _toleranceDefined: Fmi2Boolean,
+    _tolerance: f64,
+    startTime: f64,
+    _stopTimeDefined: Fmi2Boolean,
+    _stopTime: f64,
+) -> Status {
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(c, table::SETUP_EXPERIMENT, None, |instance| {
+            if !startTime.is_finite() {
+                return Err(Failure::error(format!("startTime = {startTime} must be finite")));
+            }
+            instance.model.set_time(startTime);
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2EnterInitializationMode<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see dispatch.
+    unsafe { dispatch::<M>(c, table::ENTER_INITIALIZATION_MODE, None, |i| i.enter_initialization_mode(i.model.time())) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2ExitInitializationMode<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see dispatch.
+    unsafe { dispatch::<M>(c, table::EXIT_INITIALIZATION_MODE, None, |i| i.exit_initialization_mode()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2Terminate<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(c, table::TERMINATE, None, |i| {
+            i.state = State::Terminated;
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2Reset<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(c, table::RESET, None, |i| {
+            i.reset();
+            Ok(Status::Ok)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Getting and setting variables.
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2GetReal<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut f64) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe { dispatch::<M>(c, table::GET_REAL, None, |i| i.get_floats(slice(vr, nvr, "vr")?, slice_mut(value, nvr, "value")?)) }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2GetInteger<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut c_int) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(c, table::GET_INTEGER, None, |i| {
+            i.get_ints(slice(vr, nvr, "vr")?, slice_mut(value, nvr, "value")?, IntKind::Fmi2Integer, |x| x as c_int)
+        })
+    }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2GetBoolean<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe { dispatch::<M>(c, table::GET_BOOLEAN, None, |i| i.get_bools(slice(vr, nvr, "vr")?, slice_mut(value, nvr, "value")?, boolean)) }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2GetString<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe { dispatch::<M>(c, table::GET_STRING, None, |i| i.get_strings(slice(vr, nvr, "vr")?, slice_mut(value, nvr, "value")?)) }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2SetReal<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const f64) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe { dispatch::<M>(c, table::SET_REAL, None, |i| i.set_floats(slice(vr, nvr, "vr")?, slice(value, nvr, "value")?)) }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2SetInteger<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const c_int) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(c, table::SET_INTEGER, None, |i| {
+            let values = slice(value, nvr, "value")?;
+            i.set_ints(slice(vr, nvr, "vr")?, values.iter().map(|x| i64::from(*x)), IntKind::Fmi2Integer)
+        })
+    }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements.
+pub unsafe fn fmi2SetBoolean<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(c, table::SET_BOOLEAN, None, |i| {
+            let values = slice(value, nvr, "value")?;
+            i.set_bools(slice(vr, nvr, "vr")?, values.iter().map(|x| *x != FMI2_FALSE))
+        })
+    }
+}
+
+/// # Safety
+/// `vr` and `value` point to `nvr` elements; each value is a C string.
+pub unsafe fn fmi2SetString<M: FmuModel>(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
+    // SAFETY: see dispatch and slice; set_strings checks each pointer.
+    unsafe { dispatch::<M>(c, table::SET_STRING, None, |i| i.set_strings(slice(vr, nvr, "vr")?, slice(value, nvr, "value")?)) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// FMU state.
+
+/// # Safety
+/// `state` points to null or to a state from fmi2GetFMUstate.
+pub unsafe fn fmi2GetFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    // SAFETY: see dispatch; `state` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_FMU_STATE, None, |i| {
+            if state.is_null() {
+                return Err(Failure::error("FMUstate is a null pointer"));
+            }
+            store_state(state, i.save_state());
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `state` is a state from fmi2GetFMUstate or fmi2DeSerializeFMUstate.
+pub unsafe fn fmi2SetFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState) -> Status {
+    // SAFETY: see dispatch; `state` checked for null and made by this library.
+    unsafe {
+        dispatch::<M>(c, table::SET_FMU_STATE, None, |i| {
+            if state.is_null() {
+                return Err(Failure::error("FMUstate is a null pointer"));
+            }
+            i.restore_state(&*state.cast::<SavedState<M>>());
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `state` points to null or to a state from this library.
+pub unsafe fn fmi2FreeFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    // SAFETY: see dispatch; each pointer checked for null, the state made by this library.
+    unsafe {
+        dispatch::<M>(c, table::FREE_FMU_STATE, None, |_| {
+            if state.is_null() {
+                return Err(Failure::error("FMUstate is a null pointer"));
+            }
+            if !(*state).is_null() {
+                drop(Box::from_raw((*state).cast::<SavedState<M>>()));
+                *state = std::ptr::null_mut();
+            }
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `state` is a state from this library; `size` is writable.
+pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
+    // SAFETY: see dispatch; pointers checked for null.
+    unsafe {
+        dispatch::<M>(c, table::SERIALIZED_FMU_STATE_SIZE, None, |_| {
+            if state.is_null() || size.is_null() {
+                return Err(Failure::error("FMUstate or size is a null pointer"));
+            }
+            *size = instance::serialize_state(&*state.cast::<SavedState<M>>()).len();
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `state` is a state from this library; `bytes` holds `size` writable bytes.
+pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
+    // SAFETY: see dispatch; pointers checked for null.
+    unsafe {
+        dispatch::<M>(c, table::SERIALIZE_FMU_STATE, None, |_| {
+            if state.is_null() {
+                return Err(Failure::error("FMUstate is a null pointer"));
+            }
+            let serialized = instance::serialize_state(&*state.cast::<SavedState<M>>());
+            if size < serialized.len() {
+                return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
+            }
+            slice_mut(bytes.cast::<u8>(), serialized.len(), "serializedState")?.copy_from_slice(&serialized);
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `bytes` holds `size` readable bytes; `state` is writable and null or a state from here.
+pub unsafe fn fmi2DeSerializeFMUstate<M: FmuModel>(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
+    // SAFETY: see dispatch; pointers checked for null.
+    unsafe {
+        dispatch::<M>(c, table::DESERIALIZE_FMU_STATE, None, |_| {
+            if state.is_null() {
+                return Err(Failure::error("FMUstate is a null pointer"));
+            }
+            let saved = instance::deserialize_state::<M>(slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
+            store_state(state, saved);
+            Ok(Status::Ok)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Co-simulation.
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2DoStep<M: FmuModel>(
+    c: Fmi2Component,
+    currentCommunicationPoint: f64,
+    communicationStepSize: f64,
+    _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,
+) -> Status {
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(c, table::DO_STEP, Some(State::StepFailed), |i| i.do_step(currentCommunicationPoint, communicationStepSize))
+    }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2CancelStep<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2CancelStep", "DoStep never returns fmi2Pending, so there is no step to cancel") }
+}
+
+/// Answers a status query that has nothing to report with Discard, as the standard asks.
+fn not_available(kind: c_int) -> Result<Status, Failure> {
+    Err(Failure::discard(format!("status kind {kind} is not available (this FMU never returns fmi2Pending)")))
+}
+
+/// # Safety
+/// `value` is writable.
+pub unsafe fn fmi2GetStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+    // SAFETY: see dispatch; `value` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_STATUS, None, |_| {
+            if value.is_null() {
+                return Err(Failure::error("value is a null pointer"));
+            }
+            not_available(kind)
+        })
+    }
+}
+
+/// # Safety
+/// `value` is writable.
+pub unsafe fn fmi2GetRealStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, value: *mut f64) -> Status {
+    // SAFETY: see dispatch; `value` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_REAL_STATUS, None, |i| {
+            if value.is_null() {
+                return Err(Failure::error("value is a null pointer"));
+            }
+            if kind != FMI2_LAST_SUCCESSFUL_TIME {
+                return not_available(kind);
+            }
+            *value = i.last_successful_time;
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `value` is writable.
+pub unsafe fn fmi2GetIntegerStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+    // SAFETY: see dispatch; `value` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_INTEGER_STATUS, None, |_| {
+            if value.is_null() {
+                return Err(Failure::error("value is a null pointer"));
+            }
+            not_available(kind)
+        })
+    }
+}
+
+/// # Safety
+/// `value` is writable.
+pub unsafe fn fmi2GetBooleanStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
+    // SAFETY: see dispatch; `value` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_BOOLEAN_STATUS, None, |_| {
+            if value.is_null() {
+                return Err(Failure::error("value is a null pointer"));
+            }
+            if kind != FMI2_TERMINATED {
+                return not_available(kind);
+            }
+            // The block never asks the master to end the simulation.
+            *value = FMI2_FALSE;
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// # Safety
+/// `value` is writable.
+pub unsafe fn fmi2GetStringStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
+    // SAFETY: see dispatch; `value` checked for null.
+    unsafe {
+        dispatch::<M>(c, table::GET_STRING_STATUS, None, |_| {
+            if value.is_null() {
+                return Err(Failure::error("value is a null pointer"));
+            }
+            not_available(kind)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Optional functions not provided yet, and Model Exchange.
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetDirectionalDerivative<M: FmuModel>(
+    c: Fmi2Component,
+    _vUnknown_ref: *const Fmi2ValueReference,
+    _nUnknown: usize,
+    _vKnown_ref: *const Fmi2ValueReference,
+    _nKnown: usize,
+    _dvKnown: *const f64,
+    _dvUnknown: *mut f64,
+) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetDirectionalDerivative", "providesDirectionalDerivative is false") }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2SetRealInputDerivatives<M: FmuModel>(
+    c: Fmi2Component,
+    _vr: *const Fmi2ValueReference,
+    _nvr: usize,
+    _order: *const c_int,
+    _value: *const f64,
+) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2SetRealInputDerivatives", "canInterpolateInputs is false") }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetRealOutputDerivatives<M: FmuModel>(
+    c: Fmi2Component,
+    _vr: *const Fmi2ValueReference,
+    _nvr: usize,
+    _order: *const c_int,
+    _value: *mut f64,
+) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetRealOutputDerivatives", "maxOutputDerivativeOrder is 0") }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2EnterEventMode<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2EnterEventMode", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2NewDiscreteStates<M: FmuModel>(c: Fmi2Component, _eventInfo: *mut c_void) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2NewDiscreteStates", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2EnterContinuousTimeMode<M: FmuModel>(c: Fmi2Component) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2EnterContinuousTimeMode", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2CompletedIntegratorStep<M: FmuModel>(
+    c: Fmi2Component,
+    _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,
+    _enterEventMode: *mut Fmi2Boolean,
+    _terminateSimulation: *mut Fmi2Boolean,
+) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2CompletedIntegratorStep", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2SetTime<M: FmuModel>(c: Fmi2Component, _time: f64) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2SetTime", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2SetContinuousStates<M: FmuModel>(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2SetContinuousStates", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetDerivatives<M: FmuModel>(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetDerivatives", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetEventIndicators<M: FmuModel>(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetEventIndicators", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetContinuousStates<M: FmuModel>(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetContinuousStates", &model_exchange::<M>()) }
+}
+
+/// # Safety
+/// `c` is an instance from fmi2Instantiate.
+pub unsafe fn fmi2GetNominalsOfContinuousStates<M: FmuModel>(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status {
+    // SAFETY: see unsupported.
+    unsafe { unsupported::<M>(c, "fmi2GetNominalsOfContinuousStates", &model_exchange::<M>()) }
+}
+
+/// Exports every function of fmi2Functions.h for the model type `$model`: each a thin
+/// `#[no_mangle]` wrapper around the generic function of the same name in this module.
+/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary.
+#[macro_export]
+macro_rules! export_fmi2 {
+    ($model:ty) => {
+        #[allow(unused_imports)]
+        use $crate::fmi2::abi::*;
+        /// `fmi2GetTypesPlatform` of the FMI 2.0 standard.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
+            $crate::fmi2::fmi2GetTypesPlatform::<$model>()
+        }
+
+        /// `fmi2GetVersion` of the FMI 2.0 standard.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub extern "C" fn fmi2GetVersion() -> *const c_char {
+            $crate::fmi2::fmi2GetVersion::<$model>()
+        }
+
+        /// `fmi2SetDebugLogging` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetDebugLogging(c: Fmi2Component, loggingOn: Fmi2Boolean, nCategories: usize, categories: *const Fmi2String,) -> Status {
+            unsafe { $crate::fmi2::fmi2SetDebugLogging::<$model>(c, loggingOn, nCategories, categories) }
+        }
+
+        /// `fmi2Instantiate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2Instantiate(instanceName: Fmi2String, fmuType: c_int, fmuGUID: Fmi2String, fmuResourceLocation: Fmi2String, functions: *const Fmi2CallbackFunctions, _visible: Fmi2Boolean, loggingOn: Fmi2Boolean,) -> Fmi2Component {
+            unsafe { $crate::fmi2::fmi2Instantiate::<$model>(instanceName, fmuType, fmuGUID, fmuResourceLocation, functions, _visible, loggingOn) }
+        }
+
+        /// `fmi2FreeInstance` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
+            unsafe { $crate::fmi2::fmi2FreeInstance::<$model>(c) }
+        }
+
+        /// `fmi2SetupExperiment` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetupExperiment(c: Fmi2Component, _toleranceDefined: Fmi2Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi2Boolean, _stopTime: f64,) -> Status {
+            unsafe { $crate::fmi2::fmi2SetupExperiment::<$model>(c, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
+        }
+
+        /// `fmi2EnterInitializationMode` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2EnterInitializationMode::<$model>(c) }
+        }
+
+        /// `fmi2ExitInitializationMode` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2ExitInitializationMode::<$model>(c) }
+        }
+
+        /// `fmi2Terminate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2Terminate::<$model>(c) }
+        }
+
+        /// `fmi2Reset` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2Reset::<$model>(c) }
+        }
+
+        /// `fmi2GetReal` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut f64) -> Status {
+            unsafe { $crate::fmi2::fmi2GetReal::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2GetInteger` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut c_int) -> Status {
+            unsafe { $crate::fmi2::fmi2GetInteger::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2GetBoolean` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
+            unsafe { $crate::fmi2::fmi2GetBoolean::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2GetString` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
+            unsafe { $crate::fmi2::fmi2GetString::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2SetReal` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const f64) -> Status {
+            unsafe { $crate::fmi2::fmi2SetReal::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2SetInteger` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const c_int) -> Status {
+            unsafe { $crate::fmi2::fmi2SetInteger::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2SetBoolean` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
+            unsafe { $crate::fmi2::fmi2SetBoolean::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2SetString` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
+            unsafe { $crate::fmi2::fmi2SetString::<$model>(c, vr, nvr, value) }
+        }
+
+        /// `fmi2GetFMUstate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+            unsafe { $crate::fmi2::fmi2GetFMUstate::<$model>(c, state) }
+        }
+
+        /// `fmi2SetFMUstate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
+            unsafe { $crate::fmi2::fmi2SetFMUstate::<$model>(c, state) }
+        }
+
+        /// `fmi2FreeFMUstate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+            unsafe { $crate::fmi2::fmi2FreeFMUstate::<$model>(c, state) }
+        }
+
+        /// `fmi2SerializedFMUstateSize` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
+            unsafe { $crate::fmi2::fmi2SerializedFMUstateSize::<$model>(c, state, size) }
+        }
+
+        /// `fmi2SerializeFMUstate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2SerializeFMUstate::<$model>(c, state, bytes, size) }
+        }
+
+        /// `fmi2DeSerializeFMUstate` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2DeSerializeFMUstate(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
+            unsafe { $crate::fmi2::fmi2DeSerializeFMUstate::<$model>(c, bytes, size, state) }
+        }
+
+        /// `fmi2DoStep` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2DoStep(c: Fmi2Component, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,) -> Status {
+            unsafe { $crate::fmi2::fmi2DoStep::<$model>(c, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint) }
+        }
+
+        /// `fmi2CancelStep` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2CancelStep::<$model>(c) }
+        }
+
+        /// `fmi2GetStatus` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+            unsafe { $crate::fmi2::fmi2GetStatus::<$model>(c, kind, value) }
+        }
+
+        /// `fmi2GetRealStatus` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut f64) -> Status {
+            unsafe { $crate::fmi2::fmi2GetRealStatus::<$model>(c, kind, value) }
+        }
+
+        /// `fmi2GetIntegerStatus` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+            unsafe { $crate::fmi2::fmi2GetIntegerStatus::<$model>(c, kind, value) }
+        }
+
+        /// `fmi2GetBooleanStatus` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
+            unsafe { $crate::fmi2::fmi2GetBooleanStatus::<$model>(c, kind, value) }
+        }
+
+        /// `fmi2GetStringStatus` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
+            unsafe { $crate::fmi2::fmi2GetStringStatus::<$model>(c, kind, value) }
+        }
+
+        /// `fmi2GetDirectionalDerivative` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetDirectionalDerivative(c: Fmi2Component, _vUnknown_ref: *const Fmi2ValueReference, _nUnknown: usize, _vKnown_ref: *const Fmi2ValueReference, _nKnown: usize, _dvKnown: *const f64, _dvUnknown: *mut f64,) -> Status {
+            unsafe { $crate::fmi2::fmi2GetDirectionalDerivative::<$model>(c, _vUnknown_ref, _nUnknown, _vKnown_ref, _nKnown, _dvKnown, _dvUnknown) }
+        }
+
+        /// `fmi2SetRealInputDerivatives` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetRealInputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *const f64,) -> Status {
+            unsafe { $crate::fmi2::fmi2SetRealInputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
+        }
+
+        /// `fmi2GetRealOutputDerivatives` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *mut f64,) -> Status {
+            unsafe { $crate::fmi2::fmi2GetRealOutputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
+        }
+
+        /// `fmi2EnterEventMode` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2EnterEventMode::<$model>(c) }
+        }
+
+        /// `fmi2NewDiscreteStates` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, _eventInfo: *mut c_void) -> Status {
+            unsafe { $crate::fmi2::fmi2NewDiscreteStates::<$model>(c, _eventInfo) }
+        }
+
+        /// `fmi2EnterContinuousTimeMode` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
+            unsafe { $crate::fmi2::fmi2EnterContinuousTimeMode::<$model>(c) }
+        }
+
+        /// `fmi2CompletedIntegratorStep` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2CompletedIntegratorStep(c: Fmi2Component, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean, _enterEventMode: *mut Fmi2Boolean, _terminateSimulation: *mut Fmi2Boolean,) -> Status {
+            unsafe { $crate::fmi2::fmi2CompletedIntegratorStep::<$model>(c, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
+        }
+
+        /// `fmi2SetTime` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, _time: f64) -> Status {
+            unsafe { $crate::fmi2::fmi2SetTime::<$model>(c, _time) }
+        }
+
+        /// `fmi2SetContinuousStates` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2SetContinuousStates::<$model>(c, _x, _nx) }
+        }
+
+        /// `fmi2GetDerivatives` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2GetDerivatives::<$model>(c, _derivatives, _nx) }
+        }
+
+        /// `fmi2GetEventIndicators` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2GetEventIndicators::<$model>(c, _eventIndicators, _ni) }
+        }
+
+        /// `fmi2GetContinuousStates` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2GetContinuousStates::<$model>(c, _x, _nx) }
+        }
+
+        /// `fmi2GetNominalsOfContinuousStates` of the FMI 2.0 standard.
+        /// # Safety
+        /// Arguments as the FMI standard's header declares them.
+        #[no_mangle]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status {
+            unsafe { $crate::fmi2::fmi2GetNominalsOfContinuousStates::<$model>(c, _x_nominal, _nx) }
+        }
+
+    };
+}

@@ -1,0 +1,85 @@
+//! What a model must provide to be exported as an FMU by this crate.
+
+use std::path::{Path, PathBuf};
+
+use crate::table::{Reader, Table};
+
+/// Why a model could not produce its outputs or finish a step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelError {
+    /// Numerical trouble (a non-finite result): DoStep answers Discard and keeps the old state.
+    NotFinite(String),
+    /// Anything else (an invalid input or parameter): Error.
+    Invalid(String),
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::NotFinite(message) | ModelError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+/// A co-simulation model: its variable table and its lifecycle, with no FMI words in it.
+///
+/// The C API (see [`crate::export_fmi2`] and [`crate::export_fmi3`]) keeps one value of this
+/// type per instance; `Clone` is the FMU state. Outputs are direct feedthrough and computed
+/// lazily: setters call `inputs_changed` / `parameters_changed`, getters of outputs call
+/// `update_outputs` first.
+pub trait FmuModel: Clone + Sized + 'static {
+    /// modelName and modelIdentifier (the binary is `<NAME>.so`).
+    const NAME: &'static str;
+    /// The model description's `description`.
+    const DESCRIPTION: &'static str;
+    /// DefaultExperiment: start time, stop time, step size [s].
+    const DEFAULT_EXPERIMENT: (f64, f64, f64);
+
+    /// The variable table (built once per process).
+    fn table() -> &'static Table<Self>;
+
+    /// A fresh model with every default, looking up relative files in `resources`.
+    fn new(resources: Option<PathBuf>) -> Self;
+
+    fn resources(&self) -> Option<&Path>;
+
+    fn set_resources(&mut self, resources: Option<PathBuf>);
+
+    fn time(&self) -> f64;
+
+    fn set_time(&mut self, time: f64);
+
+    /// An input changed: the outputs are stale.
+    fn inputs_changed(&mut self);
+
+    /// A parameter changed: whatever was built from the parameters is stale.
+    fn parameters_changed(&mut self);
+
+    /// The end of initialisation: validates the parameters (beyond the table's min/max) and
+    /// builds what the model needs; the error names the variable, the value and the rule.
+    fn initialize(&mut self) -> Result<(), String>;
+
+    /// Brings the outputs up to date with the inputs, parameters and state.
+    fn update_outputs(&mut self) -> Result<(), ModelError>;
+
+    /// Advances from `time()` to `time() + step` with the inputs held; on error the state is
+    /// as before the step.
+    fn do_step(&mut self, step: f64) -> Result<(), ModelError>;
+
+    /// Warnings collected since the last call, for the caller to log.
+    fn take_warnings(&mut self) -> Vec<String>;
+
+    /// Appends the state that is not in the variable table (for example friction deflections)
+    /// to a serialized FMU state.
+    fn write_internal_state(&self, _out: &mut Vec<u8>) {}
+
+    /// Reads what [`FmuModel::write_internal_state`] wrote.
+    fn read_internal_state(&mut self, _reader: &mut Reader<'_>) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Model-specific sections of the documentation page (HTML body fragments).
+    fn documentation_html() -> String {
+        String::new()
+    }
+}

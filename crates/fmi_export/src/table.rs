@@ -1,0 +1,720 @@
+//! The variable table of an FMU model: every variable with its attributes and an accessor into
+//! the model. The C API get/set dispatch, both modelDescription.xml files, the instantiation
+//! token, the FMU state serialization and the documentation page all come from it.
+//!
+//! Start values are read from a fresh model through the accessors, so the defaults live in one
+//! place (the model's constructor). Arrays are flattened into scalars named `x[1]`, `x[2]`, ...
+//! with consecutive value references, the same in FMI 2.0 and FMI 3.0; value references are
+//! unique across all types.
+
+use crate::model::{FmuModel, ModelError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Causality {
+    Parameter,
+    Input,
+    Output,
+    Independent,
+}
+
+impl Causality {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Causality::Parameter => "parameter",
+            Causality::Input => "input",
+            Causality::Output => "output",
+            Causality::Independent => "independent",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variability {
+    Fixed,
+    Discrete,
+    Continuous,
+}
+
+impl Variability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variability::Fixed => "fixed",
+            Variability::Discrete => "discrete",
+            Variability::Continuous => "continuous",
+        }
+    }
+}
+
+/// An enumeration type as it appears in TypeDefinitions.
+#[derive(Debug)]
+pub struct EnumerationType {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// (value, name, description) of each item.
+    pub items: Vec<(i64, &'static str, &'static str)>,
+}
+
+/// The value type of a variable, with the attributes that belong to it.
+#[derive(Clone, Copy, Debug)]
+pub enum ValueType {
+    /// FMI 2 Real, FMI 3 Float64.
+    Float64 { unit: &'static str, min: Option<f64>, max: Option<f64> },
+    /// FMI 2 Integer, FMI 3 Int32.
+    Int32,
+    Boolean,
+    String,
+    /// FMI 2 Integer-valued Enumeration, FMI 3 Int64-valued Enumeration.
+    Enumeration(&'static EnumerationType),
+}
+
+/// Where a variable's value lives in the model.
+pub enum Access<M> {
+    Float(fn(&mut M) -> &mut [f64]),
+    Int(fn(&mut M) -> &mut i64),
+    Bool(fn(&mut M) -> &mut bool),
+    Str(fn(&mut M) -> &mut String),
+}
+
+impl<M> Clone for Access<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for Access<M> {}
+
+impl<M> std::fmt::Debug for Access<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Access::Float(_) => "Float",
+            Access::Int(_) => "Int",
+            Access::Bool(_) => "Bool",
+            Access::Str(_) => "Str",
+        })
+    }
+}
+
+/// Which inputs an output depends on (for ModelStructure and fmi3GetVariableDependencies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dependencies {
+    /// Not an output.
+    None,
+    /// Only the input variables with these base names.
+    Inputs(&'static [&'static str]),
+    /// Every input.
+    AllInputs,
+}
+
+/// One (possibly array-valued) variable of the interface.
+#[derive(Debug)]
+pub struct Variable<M> {
+    /// Base name; elements of arrays are named `name[i]`, i from 1.
+    pub name: &'static str,
+    /// Value reference of the first element; element i has `vr + i - 1`.
+    pub vr: u32,
+    /// Number of scalar elements (1 for scalars).
+    pub size: usize,
+    pub causality: Causality,
+    pub variability: Variability,
+    pub ty: ValueType,
+    pub description: &'static str,
+    pub access: Access<M>,
+    pub dependencies: Dependencies,
+}
+
+impl<M> Variable<M> {
+    /// A Float64 variable; parameters are fixed, outputs continuous and dependent on every input.
+    pub fn float(
+        name: &'static str,
+        vr: u32,
+        size: usize,
+        causality: Causality,
+        unit: &'static str,
+        description: &'static str,
+        access: fn(&mut M) -> &mut [f64],
+    ) -> Self {
+        let (variability, dependencies) = match causality {
+            Causality::Parameter => (Variability::Fixed, Dependencies::None),
+            Causality::Output => (Variability::Continuous, Dependencies::AllInputs),
+            _ => (Variability::Continuous, Dependencies::None),
+        };
+        Variable {
+            name,
+            vr,
+            size,
+            causality,
+            variability,
+            ty: ValueType::Float64 { unit, min: None, max: None },
+            description,
+            access: Access::Float(access),
+            dependencies,
+        }
+    }
+
+    /// A scalar Float64 parameter.
+    pub fn parameter(name: &'static str, vr: u32, unit: &'static str, description: &'static str, access: fn(&mut M) -> &mut [f64]) -> Self {
+        Self::float(name, vr, 1, Causality::Parameter, unit, description, access)
+    }
+
+    /// An enumeration parameter.
+    pub fn enumeration(
+        name: &'static str,
+        vr: u32,
+        ty: &'static EnumerationType,
+        description: &'static str,
+        access: fn(&mut M) -> &mut i64,
+    ) -> Self {
+        Variable {
+            name,
+            vr,
+            size: 1,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            ty: ValueType::Enumeration(ty),
+            description,
+            access: Access::Int(access),
+            dependencies: Dependencies::None,
+        }
+    }
+
+    /// A Boolean or Int32 output, discrete, dependent on every input.
+    pub fn discrete_output(name: &'static str, vr: u32, ty: ValueType, description: &'static str, access: Access<M>) -> Self {
+        Variable {
+            name,
+            vr,
+            size: 1,
+            causality: Causality::Output,
+            variability: Variability::Discrete,
+            ty,
+            description,
+            access,
+            dependencies: Dependencies::AllInputs,
+        }
+    }
+
+    /// The independent variable `time` (value reference 0).
+    pub fn time(access: fn(&mut M) -> &mut [f64]) -> Self {
+        Variable {
+            name: "time",
+            vr: 0,
+            size: 1,
+            causality: Causality::Independent,
+            variability: Variability::Continuous,
+            ty: ValueType::Float64 { unit: "s", min: None, max: None },
+            description: "Simulation time",
+            access: Access::Float(access),
+            dependencies: Dependencies::None,
+        }
+    }
+
+    pub fn min(mut self, min: f64) -> Self {
+        if let ValueType::Float64 { min: m, .. } = &mut self.ty {
+            *m = Some(min);
+        }
+        self
+    }
+
+    pub fn max(mut self, max: f64) -> Self {
+        if let ValueType::Float64 { max: m, .. } = &mut self.ty {
+            *m = Some(max);
+        }
+        self
+    }
+
+    /// An output that depends only on the named input variables.
+    pub fn depends_on(mut self, inputs: &'static [&'static str]) -> Self {
+        self.dependencies = Dependencies::Inputs(inputs);
+        self
+    }
+
+    /// A String parameter.
+    pub fn string_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut String) -> Self {
+        Variable {
+            name,
+            vr,
+            size: 1,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            ty: ValueType::String,
+            description,
+            access: Access::Str(access),
+            dependencies: Dependencies::None,
+        }
+    }
+}
+
+/// One scalar of the flattened table.
+#[derive(Debug)]
+pub struct Scalar<M: 'static> {
+    pub variable: &'static Variable<M>,
+    /// 0-based element within the variable.
+    pub element: usize,
+    pub vr: u32,
+    /// `name` or `name[element + 1]`.
+    pub name: String,
+}
+
+impl<M> Scalar<M> {
+    pub fn causality(&self) -> Causality {
+        self.variable.causality
+    }
+}
+
+/// The whole table of one model, with its lookup index and instantiation token.
+pub struct Table<M: 'static> {
+    variables: &'static [Variable<M>],
+    scalars: Vec<Scalar<M>>,
+    /// Position in `scalars` by value reference.
+    by_vr: Vec<Option<u32>>,
+    enumerations: Vec<&'static EnumerationType>,
+    token: String,
+}
+
+/// What the caller is allowed to set at this point of the FMU's life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetPhase {
+    /// Before initialisation ends: parameters and inputs.
+    Initializing,
+    /// After initialisation: inputs only (every parameter is fixed).
+    Running,
+}
+
+/// Why a get or set was refused. Messages name the variable and the value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariableError {
+    UnknownReference(u32),
+    WrongType { name: String, declared: &'static str, requested: &'static str },
+    NotSettable { name: String, why: &'static str },
+    NotFinite { name: String, value: f64 },
+    NotAnItem { name: String, value: i64, ty: &'static str },
+    Model(ModelError),
+}
+
+impl std::fmt::Display for VariableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VariableError::UnknownReference(vr) => write!(f, "unknown value reference {vr}"),
+            VariableError::WrongType { name, declared, requested } => {
+                write!(f, "variable {name} is of type {declared}, not {requested}")
+            }
+            VariableError::NotSettable { name, why } => write!(f, "variable {name} cannot be set: {why}"),
+            VariableError::NotFinite { name, value } => write!(f, "variable {name} = {value}: values must be finite"),
+            VariableError::NotAnItem { name, value, ty } => write!(f, "variable {name} = {value}: not an item of enumeration {ty}"),
+            VariableError::Model(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl ValueType {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ValueType::Float64 { .. } => "Float64",
+            ValueType::Int32 => "Int32",
+            ValueType::Boolean => "Boolean",
+            ValueType::String => "String",
+            ValueType::Enumeration(_) => "Enumeration",
+        }
+    }
+}
+
+/// The integer-like types an importer may request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntKind {
+    /// FMI 2 Integer: Int32 and Enumeration variables.
+    Fmi2Integer,
+    /// FMI 3 Int32.
+    Int32,
+    /// FMI 3 Int64: Enumeration variables.
+    Int64,
+}
+
+
+
+fn wrong_type<M>(s: &Scalar<M>, requested: &'static str) -> VariableError {
+    VariableError::WrongType { name: s.name.clone(), declared: s.variable.ty.type_name(), requested }
+}
+
+/// Brings the outputs up to date before an output is read.
+fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<(), VariableError> {
+    if s.variable.causality == Causality::Output {
+        model.update_outputs().map_err(VariableError::Model)?;
+    }
+    Ok(())
+}
+
+fn check_settable<M>(s: &Scalar<M>, phase: SetPhase) -> Result<(), VariableError> {
+    match (s.variable.causality, phase) {
+        (Causality::Input, _) | (Causality::Parameter, SetPhase::Initializing) => Ok(()),
+        (Causality::Parameter, SetPhase::Running) => {
+            Err(VariableError::NotSettable { name: s.name.clone(), why: "it is a fixed parameter and initialisation has ended" })
+        }
+        (Causality::Output, _) => Err(VariableError::NotSettable { name: s.name.clone(), why: "it is an output" }),
+        (Causality::Independent, _) => {
+            Err(VariableError::NotSettable { name: s.name.clone(), why: "time is advanced by the step function" })
+        }
+    }
+}
+
+fn changed<M: FmuModel>(model: &mut M, s: &Scalar<M>) {
+    match s.variable.causality {
+        Causality::Parameter => model.parameters_changed(),
+        _ => model.inputs_changed(),
+    }
+}
+
+fn int_matches(ty: &ValueType, kind: IntKind) -> bool {
+    matches!(
+        (ty, kind),
+        (ValueType::Int32, IntKind::Fmi2Integer | IntKind::Int32) | (ValueType::Enumeration(_), IntKind::Fmi2Integer | IntKind::Int64)
+    )
+}
+
+fn int_name(kind: IntKind) -> &'static str {
+    match kind {
+        IntKind::Fmi2Integer => "Integer",
+        IntKind::Int32 => "Int32",
+        IntKind::Int64 => "Int64",
+    }
+}
+
+
+impl<M: FmuModel> Table<M> {
+    fn lookup(&self, vr: u32) -> Result<&Scalar<M>, VariableError> {
+        self.scalar(vr).ok_or(VariableError::UnknownReference(vr))
+    }
+
+    pub fn get_float(&self, model: &mut M, vr: u32) -> Result<f64, VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Float(access) = s.variable.access else { return Err(wrong_type(s, "Float64")) };
+        prepare_get(model, s)?;
+        Ok(access(model)[s.element])
+    }
+
+    pub fn set_float(&self, model: &mut M, vr: u32, value: f64, phase: SetPhase) -> Result<(), VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Float(access) = s.variable.access else { return Err(wrong_type(s, "Float64")) };
+        check_settable(s, phase)?;
+        if !value.is_finite() {
+            return Err(VariableError::NotFinite { name: s.name.clone(), value });
+        }
+        let slot = &mut access(model)[s.element];
+        if *slot != value {
+            *slot = value;
+            changed(model, s);
+        }
+        Ok(())
+    }
+
+    pub fn get_int(&self, model: &mut M, vr: u32, kind: IntKind) -> Result<i64, VariableError> {
+        let s = self.lookup(vr)?;
+        let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
+            return Err(wrong_type(s, int_name(kind)));
+        };
+        prepare_get(model, s)?;
+        Ok(*access(model))
+    }
+
+    pub fn set_int(&self, model: &mut M, vr: u32, value: i64, kind: IntKind, phase: SetPhase) -> Result<(), VariableError> {
+        let s = self.lookup(vr)?;
+        let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
+            return Err(wrong_type(s, int_name(kind)));
+        };
+        check_settable(s, phase)?;
+        if let ValueType::Enumeration(ty) = s.variable.ty {
+            if !ty.items.iter().any(|(item, _, _)| *item == value) {
+                return Err(VariableError::NotAnItem { name: s.name.clone(), value, ty: ty.name });
+            }
+        }
+        let slot = access(model);
+        if *slot != value {
+            *slot = value;
+            changed(model, s);
+        }
+        Ok(())
+    }
+
+    pub fn get_bool(&self, model: &mut M, vr: u32) -> Result<bool, VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
+        prepare_get(model, s)?;
+        Ok(*access(model))
+    }
+
+    pub fn set_bool(&self, model: &mut M, vr: u32, value: bool, phase: SetPhase) -> Result<(), VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
+        check_settable(s, phase)?;
+        let slot = access(model);
+        if *slot != value {
+            *slot = value;
+            changed(model, s);
+        }
+        Ok(())
+    }
+
+    pub fn get_string<'m>(&self, model: &'m mut M, vr: u32) -> Result<&'m str, VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Str(access) = s.variable.access else { return Err(wrong_type(s, "String")) };
+        prepare_get(model, s)?;
+        Ok(access(model).as_str())
+    }
+
+    pub fn set_string(&self, model: &mut M, vr: u32, value: &str, phase: SetPhase) -> Result<(), VariableError> {
+        let s = self.lookup(vr)?;
+        let Access::Str(access) = s.variable.access else { return Err(wrong_type(s, "String")) };
+        check_settable(s, phase)?;
+        let slot = access(model);
+        if slot != value {
+            value.clone_into(slot);
+            changed(model, s);
+        }
+        Ok(())
+    }
+}
+
+impl<M: FmuModel> Table<M> {
+    /// Builds the table of a model from its variables and enumeration types. The variables live
+    /// for the rest of the process (a model's table is built once).
+    ///
+    /// Panics when a value reference is used twice: a table with that mistake cannot describe
+    /// any FMU.
+    pub fn new(variables: Vec<Variable<M>>, enumerations: Vec<&'static EnumerationType>) -> Table<M> {
+        let variables: &'static [Variable<M>] = Box::leak(variables.into_boxed_slice());
+        let mut scalars = Vec::new();
+        for variable in variables {
+            for element in 0..variable.size {
+                let name = if variable.size == 1 { variable.name.to_string() } else { format!("{}[{}]", variable.name, element + 1) };
+                scalars.push(Scalar { variable, element, vr: variable.vr + element as u32, name });
+            }
+        }
+        let max_vr = scalars.iter().map(|s| s.vr).max().unwrap_or(0) as usize;
+        let mut by_vr = vec![None; max_vr + 1];
+        for (i, s) in scalars.iter().enumerate() {
+            assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
+            by_vr[s.vr as usize] = Some(i as u32);
+        }
+        let mut table = Table { variables, scalars, by_vr, enumerations, token: String::new() };
+        table.token = table.compute_token();
+        table
+    }
+
+    /// Every variable, in declaration order.
+    pub fn variables(&self) -> &'static [Variable<M>] {
+        self.variables
+    }
+
+    /// Every scalar of the flattened table, in declaration order.
+    pub fn scalars(&self) -> &[Scalar<M>] {
+        &self.scalars
+    }
+
+    /// The scalar with this value reference.
+    pub fn scalar(&self, vr: u32) -> Option<&Scalar<M>> {
+        let position = (*self.by_vr.get(vr as usize)?)?;
+        Some(&self.scalars[position as usize])
+    }
+
+    /// The scalar with this name.
+    pub fn by_name(&self, name: &str) -> Option<&Scalar<M>> {
+        self.scalars.iter().find(|s| s.name == name)
+    }
+
+    /// Every enumeration type, in the order the model descriptions declare them.
+    pub fn enumerations(&self) -> &[&'static EnumerationType] {
+        &self.enumerations
+    }
+
+    /// The input scalars an output scalar depends on, in table order; empty for every other
+    /// scalar. Both the ModelStructure of the model descriptions and fmi3GetVariableDependencies
+    /// read it.
+    pub fn dependencies_of(&self, s: &Scalar<M>) -> Vec<&Scalar<M>> {
+        let inputs = self.scalars.iter().filter(|input| input.causality() == Causality::Input);
+        match s.variable.dependencies {
+            Dependencies::None => Vec::new(),
+            Dependencies::AllInputs => inputs.collect(),
+            Dependencies::Inputs(names) => inputs.filter(|input| names.contains(&input.variable.name)).collect(),
+        }
+    }
+
+    /// Checks every Float64 parameter against its declared min and max (the interval rules of
+    /// the table); the model checks the rules that are not plain intervals.
+    pub fn check_ranges(&self, model: &mut M) -> Result<(), String> {
+        for s in &self.scalars {
+            let (Causality::Parameter, ValueType::Float64 { min, max, .. }, Access::Float(access)) =
+                (s.variable.causality, s.variable.ty, s.variable.access)
+            else {
+                continue;
+            };
+            let value = access(model)[s.element];
+            if let Some(min) = min.filter(|min| value < *min) {
+                return Err(format!("{} = {value}: must be >= {min}", s.name));
+            }
+            if let Some(max) = max.filter(|max| value > *max) {
+                return Err(format!("{} = {value}: must be <= {max}", s.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// A start value as text, read from a fresh model; `None` for outputs and time.
+    pub fn start_value(&self, s: &Scalar<M>) -> Option<String> {
+        if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
+            return None;
+        }
+        let mut model = M::new(None);
+        Some(match s.variable.access {
+            Access::Float(access) => format_real(access(&mut model)[s.element]),
+            Access::Int(access) => access(&mut model).to_string(),
+            Access::Bool(access) => access(&mut model).to_string(),
+            Access::Str(access) => access(&mut model).clone(),
+        })
+    }
+
+    /// A canonical text of the whole interface: every attribute of every scalar and every item.
+    fn interface_text(&self) -> String {
+        let mut text = format!("{}\n", M::NAME);
+        for s in &self.scalars {
+            let v = s.variable;
+            text.push_str(&format!(
+                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}\n",
+                s.name,
+                s.vr,
+                v.causality.as_str(),
+                v.variability.as_str(),
+                v.ty,
+                self.start_value(s),
+                v.description,
+                v.dependencies
+            ));
+        }
+        for ty in &self.enumerations {
+            for (value, name, _) in &ty.items {
+                text.push_str(&format!("{}|{value}|{name}\n", ty.name));
+            }
+        }
+        text
+    }
+
+    fn compute_token(&self) -> String {
+        let text = self.interface_text();
+        let hi = fnv1a(FNV_OFFSET, text.as_bytes());
+        let lo = fnv1a(0x8422_2325_cbf2_9ce4, text.as_bytes());
+        format!("{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}", hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48, lo & 0xffff_ffff_ffff)
+    }
+
+    /// The GUID (FMI 2) and instantiationToken (FMI 3): a 128-bit hash of the interface, so that
+    /// it changes whenever the interface changes.
+    pub fn instantiation_token(&self) -> &str {
+        &self.token
+    }
+
+    /// Serializes the parameters, inputs, time and internal state of `model`: magic, token hash,
+    /// the values in table order (outputs are recomputed), the model's internal state, and an
+    /// FNV-1a checksum of everything before it.
+    pub fn serialize(&self, model: &mut M) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2048);
+        out.extend_from_slice(STATE_MAGIC);
+        out.extend_from_slice(&fnv1a(FNV_OFFSET, self.token.as_bytes()).to_le_bytes());
+        for s in &self.scalars {
+            if s.variable.causality == Causality::Output {
+                continue;
+            }
+            match s.variable.access {
+                Access::Float(access) => out.extend_from_slice(&access(model)[s.element].to_le_bytes()),
+                Access::Int(access) => out.extend_from_slice(&access(model).to_le_bytes()),
+                Access::Bool(access) => out.push(u8::from(*access(model))),
+                Access::Str(access) => {
+                    let text = access(model);
+                    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                    out.extend_from_slice(text.as_bytes());
+                }
+            }
+        }
+        model.write_internal_state(&mut out);
+        let checksum = fnv1a(FNV_OFFSET, &out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Rebuilds a model from [`Table::serialize`]d bytes; any damage is an error and nothing is
+    /// made.
+    pub fn deserialize(&self, bytes: &[u8]) -> Result<M, String> {
+        if bytes.len() < STATE_MAGIC.len() + 16 || &bytes[..STATE_MAGIC.len()] != STATE_MAGIC {
+            return Err(format!("these bytes are not a serialized {} FMU state", M::NAME));
+        }
+        let (body, checksum) = bytes.split_at(bytes.len() - 8);
+        if fnv1a(FNV_OFFSET, body).to_le_bytes() != checksum {
+            return Err("the serialized FMU state is damaged (checksum mismatch)".to_string());
+        }
+        let mut reader = Reader { bytes: &body[STATE_MAGIC.len()..] };
+        if reader.u64()? != fnv1a(FNV_OFFSET, self.token.as_bytes()) {
+            return Err("the serialized FMU state belongs to a different version of this FMU".to_string());
+        }
+        let mut model = M::new(None);
+        for s in &self.scalars {
+            if s.variable.causality == Causality::Output {
+                continue;
+            }
+            match s.variable.access {
+                Access::Float(access) => access(&mut model)[s.element] = f64::from_bits(reader.u64()?),
+                Access::Int(access) => *access(&mut model) = reader.u64()? as i64,
+                Access::Bool(access) => *access(&mut model) = reader.take(1)?[0] != 0,
+                Access::Str(access) => {
+                    let len = usize::try_from(reader.u64()?).map_err(|_| "string length out of range".to_string())?;
+                    let text = std::str::from_utf8(reader.take(len)?).map_err(|_| format!("{} is not UTF-8", s.name))?;
+                    *access(&mut model) = text.to_string();
+                }
+            }
+        }
+        model.read_internal_state(&mut reader)?;
+        if !reader.bytes.is_empty() {
+            return Err("the serialized FMU state has trailing bytes".to_string());
+        }
+        model.parameters_changed();
+        Ok(model)
+    }
+}
+
+/// Shortest text that reads back to the same f64.
+pub fn format_real(x: f64) -> String {
+    let text = format!("{x:?}");
+    text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a 64-bit over `bytes`, starting from `seed`.
+fn fnv1a(seed: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(seed, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+const STATE_MAGIC: &[u8; 8] = b"FMUSTAT1";
+
+/// Reads a serialized FMU state; a model reads its internal state from it too.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        if self.bytes.len() < n {
+            return Err("the serialized FMU state is truncated".to_string());
+        }
+        let (head, tail) = self.bytes.split_at(n);
+        self.bytes = tail;
+        Ok(head)
+    }
+
+    pub fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+
+    pub fn f64(&mut self) -> Result<f64, String> {
+        Ok(f64::from_bits(self.u64()?))
+    }
+
+    /// Bytes not read yet.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len()
+    }
+}
