@@ -5,18 +5,22 @@
 
 use std::fs;
 
-use contact_force::fmi as model_description;
-
+use crate::models::MODELS;
 use crate::{root, Result};
 
 /// Each generated file, relative to the workspace root, with its expected contents.
-fn generated_files() -> [(&'static str, String); 2] {
-    [("modelDescription/fmi2.xml", model_description::fmi2_xml()), ("modelDescription/fmi3.xml", model_description::fmi3_xml())]
+fn generated_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for model in MODELS {
+        files.push((format!("{}/fmi2.xml", model.model_descriptions), (model.fmi2_xml)()));
+        files.push((format!("{}/fmi3.xml", model.model_descriptions), (model.fmi3_xml)()));
+    }
+    files
 }
 
 pub fn write() -> Result {
     for (path, contents) in generated_files() {
-        let full = root().join(path);
+        let full = root().join(&path);
         if fs::read_to_string(&full).ok().as_deref() == Some(contents.as_str()) {
             println!("{path} is up to date");
             continue;
@@ -32,11 +36,11 @@ pub fn write() -> Result {
 
 pub fn check() -> Result {
     for (path, contents) in generated_files() {
-        let committed = fs::read_to_string(root().join(path)).unwrap_or_default();
+        let committed = fs::read_to_string(root().join(&path)).unwrap_or_default();
         if committed != contents {
             return Err(format!("{path} is stale: run `cargo xtask codegen`"));
         }
     }
-    println!("modelDescription/ is up to date");
+    println!("every model description is up to date");
     Ok(())
 }

@@ -10,10 +10,10 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use contact_force::fmi as model_description;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
+use crate::models::{Model, MODELS};
 use crate::symbols::{self, FMI2_FUNCTIONS, FMI3_FUNCTIONS};
 use crate::{cargo, codegen, root, run, target_dir, Result};
 
@@ -22,7 +22,7 @@ struct Flavor {
     /// Cargo feature that selects the C API.
     feature: &'static str,
     fmi_version: &'static str,
-    /// The committed model description that ships.
+    /// The committed model description that ships, in the model's folder.
     model_description: &'static str,
     /// Platform folder under binaries/ (FMI 2 and FMI 3 name it differently).
     platform: &'static str,
@@ -31,29 +31,26 @@ struct Flavor {
     required: &'static [&'static str],
     /// Prefix of the other version's functions, which must not be exported.
     forbidden_prefix: &'static str,
-    archive: &'static str,
 }
 
 const FLAVORS: [Flavor; 2] = [
     Flavor {
         feature: "fmi2",
         fmi_version: "2.0",
-        model_description: "modelDescription/fmi2.xml",
+        model_description: "fmi2.xml",
         platform: "linux64",
         documentation: "documentation/_main.html",
         required: &FMI2_FUNCTIONS,
         forbidden_prefix: "fmi3",
-        archive: "ContactForce-fmi2.fmu",
     },
     Flavor {
         feature: "fmi3",
         fmi_version: "3.0",
-        model_description: "modelDescription/fmi3.xml",
+        model_description: "fmi3.xml",
         platform: "x86_64-linux",
         documentation: "documentation/index.html",
         required: &FMI3_FUNCTIONS,
         forbidden_prefix: "fmi2",
-        archive: "ContactForce-fmi3.fmu",
     },
 ];
 
@@ -69,53 +66,55 @@ pub fn build() -> Result {
     // The committed XML is what ships, so a stale file is an error rather than silently regenerated.
     codegen::check()?;
 
-    let mut libraries = Vec::new();
-    let mut problems = Vec::new();
-    for flavor in &FLAVORS {
-        let library = build_library(flavor)?;
-        let exported = symbols::exported_functions(&library)?;
-        let what = format!("the {} build ({})", flavor.feature, library.display());
-        if let Err(problem) = symbols::check_exports(&exported, flavor.required, flavor.forbidden_prefix, &what) {
-            problems.push(problem);
-        }
-        libraries.push(library);
-    }
-    if !problems.is_empty() {
-        return Err(problems.join("\n"));
-    }
-
     fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
-    for (flavor, library) in FLAVORS.iter().zip(&libraries) {
-        let archive = output_dir().join(flavor.archive);
-        package(flavor, library, &archive)?;
-        println!("wrote {}", archive.display());
+    for model in MODELS {
+        let mut libraries = Vec::new();
+        let mut problems = Vec::new();
+        for flavor in &FLAVORS {
+            let library = build_library(model, flavor)?;
+            let exported = symbols::exported_functions(&library)?;
+            let what = format!("the {} {} build ({})", model.name, flavor.feature, library.display());
+            if let Err(problem) = symbols::check_exports(&exported, flavor.required, flavor.forbidden_prefix, &what) {
+                problems.push(problem);
+            }
+            libraries.push(library);
+        }
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
+        for (flavor, library) in FLAVORS.iter().zip(&libraries) {
+            let archive = output_dir().join(format!("{}-{}.fmu", model.name, flavor.feature));
+            package(model, flavor, library, &archive)?;
+            println!("wrote {}", archive.display());
+        }
     }
     Ok(())
 }
 
-/// Builds the release library with one FMI version's API and copies it to a staging folder, since
-/// the next build overwrites target/release/libcontact_force.so.
-fn build_library(flavor: &Flavor) -> Result<PathBuf> {
-    println!("==> building the {} library (release)", flavor.feature);
+/// Builds the model's release library with one FMI version's API and copies it to a staging
+/// folder, since the next build overwrites target/release/lib<package>.so.
+fn build_library(model: &Model, flavor: &Flavor) -> Result<PathBuf> {
+    println!("==> building the {} {} library (release)", model.name, flavor.feature);
     run(cargo()
-        .args(["build", "--release", "--lib", "--package", "contact_force", "--no-default-features", "--features", flavor.feature])
+        .args(["build", "--release", "--lib", "--package", model.package, "--no-default-features", "--features", flavor.feature])
         .current_dir(root()))?;
-    let built = target_dir().join("release").join("libcontact_force.so");
-    let staging = target_dir().join("xtask").join(flavor.feature);
+    let built = target_dir().join("release").join(format!("lib{}.so", model.package));
+    let staging = target_dir().join("xtask").join(model.name).join(flavor.feature);
     fs::create_dir_all(&staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
-    let staged = staging.join(format!("{}.so", contact_force::variables::MODEL_NAME));
+    let staged = staging.join(format!("{}.so", model.name));
     fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
     Ok(staged)
 }
 
-/// Writes the FMU archive for `flavor` with `library` as its binary.
-fn package(flavor: &Flavor, library: &Path, archive: &Path) -> Result {
+/// Writes the FMU archive of `model` for `flavor` with `library` as its binary.
+fn package(model: &Model, flavor: &Flavor, library: &Path, archive: &Path) -> Result {
     let read = |path: &Path| fs::read(path).map_err(|e| format!("could not read {}: {e}", path.display()));
-    let identifier = contact_force::variables::MODEL_NAME;
+    let identifier = model.name;
     let mut entries: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
-    entries.insert("modelDescription.xml".to_string(), (read(&root().join(flavor.model_description))?, 0o644));
+    let description = root().join(model.model_descriptions).join(flavor.model_description);
+    entries.insert("modelDescription.xml".to_string(), (read(&description)?, 0o644));
     entries.insert(format!("binaries/{}/{identifier}.so", flavor.platform), (read(library)?, 0o755));
-    entries.insert(flavor.documentation.to_string(), (model_description::documentation_html(flavor.fmi_version).into_bytes(), 0o644));
+    entries.insert(flavor.documentation.to_string(), ((model.documentation)(flavor.fmi_version).into_bytes(), 0o644));
     let bytes = zip_archive(&entries).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     // Write next to the target and rename, so an interrupted run never leaves a truncated FMU.
     let partial = archive.with_extension("fmu.partial");

@@ -9,6 +9,7 @@
 
 mod codegen;
 mod fmu;
+mod models;
 mod python;
 mod symbols;
 

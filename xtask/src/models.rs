@@ -1,0 +1,24 @@
+//! The models this workspace ships as FMUs: one entry each, everything else is generic.
+
+/// One model: where it lives and how its generated files are made.
+pub struct Model {
+    /// modelName / modelIdentifier; the FMUs are `<name>-fmi2.fmu` and `<name>-fmi3.fmu`.
+    pub name: &'static str,
+    /// The cargo package whose cdylib is the FMU's binary (features `fmi2`, `fmi3`).
+    pub package: &'static str,
+    /// Folder (relative to the workspace root) of the committed `fmi2.xml` and `fmi3.xml`.
+    pub model_descriptions: &'static str,
+    pub fmi2_xml: fn() -> String,
+    pub fmi3_xml: fn() -> String,
+    /// The documentation page for an FMI version ("2.0", "3.0").
+    pub documentation: fn(&str) -> String,
+}
+
+pub const MODELS: &[Model] = &[Model {
+    name: "ContactForce",
+    package: "contact_force",
+    model_descriptions: "modelDescription",
+    fmi2_xml: contact_force::fmi::fmi2_xml,
+    fmi3_xml: contact_force::fmi::fmi3_xml,
+    documentation: contact_force::fmi::documentation_html,
+}];
