@@ -14,11 +14,21 @@ pub struct Model {
     pub documentation: fn(&str) -> String,
 }
 
-pub const MODELS: &[Model] = &[Model {
-    name: "ContactForce",
-    package: "contact_force",
-    model_descriptions: "modelDescription",
-    fmi2_xml: contact_force::fmi::fmi2_xml,
-    fmi3_xml: contact_force::fmi::fmi3_xml,
-    documentation: contact_force::fmi::documentation_html,
-}];
+pub const MODELS: &[Model] = &[
+    Model {
+        name: "ContactForce",
+        package: "contact_force",
+        model_descriptions: "modelDescription",
+        fmi2_xml: contact_force::fmi::fmi2_xml,
+        fmi3_xml: contact_force::fmi::fmi3_xml,
+        documentation: contact_force::fmi::documentation_html,
+    },
+    Model {
+        name: "RigidBody",
+        package: "rigid_body",
+        model_descriptions: "rigid_body/modelDescription",
+        fmi2_xml: rigid_body::fmi::fmi2_xml,
+        fmi3_xml: rigid_body::fmi::fmi3_xml,
+        documentation: rigid_body::fmi::documentation_html,
+    },
+];

@@ -51,6 +51,10 @@ const UNITS: &[UnitDefinition] = &[
     unit("N.m", 1, 2, -2, 0),
     unit("N/m", 1, 0, -2, 0),
     unit("N.s/m", 1, 0, -1, 0),
+    unit("kg", 1, 0, 0, 0),
+    unit("kg.m2", 1, 2, 0, 0),
+    unit("m/s2", 0, 1, -2, 0),
+    unit("J", 1, 2, -2, 0),
     // ElasticCone's tangential constants act on sqrt(d) u: kg m^-0.5 s^-2 and kg m^-0.5 s^-1.
     named_unit("N/m1.5"),
     named_unit("N.s/m1.5"),
@@ -171,6 +175,10 @@ fn enumeration_items(xml: &mut Xml, ty: &EnumerationType) {
 }
 
 fn type_definitions<M: FmuModel>(xml: &mut Xml, version: Version) {
+    // The schemas forbid an empty TypeDefinitions element.
+    if M::table().enumerations().is_empty() {
+        return;
+    }
     xml.open("TypeDefinitions", &[]);
     for ty in M::table().enumerations() {
         let head = attributes(&[("name", ty.name), ("description", ty.description)]);
