@@ -162,7 +162,7 @@ impl FmuModel for Model {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
-        if !(self.parameters.max_step > 0.0) {
+        if self.parameters.max_step.is_nan() || self.parameters.max_step <= 0.0 {
             return Err(format!("solver.max_step = {}: must be > 0", self.parameters.max_step));
         }
         let (body, state) = self.body_and_state()?;
