@@ -108,6 +108,14 @@ impl Model {
         if self.block.is_none() {
             let (block, warnings) = Block::new(&self.parameters, self.resources.as_deref())?;
             self.warnings.extend(warnings);
+            if block.is_stateful() {
+                // Every point's state exists from the start, so DoStep never allocates.
+                let points = block.pair().max_points();
+                if self.states.len() < points {
+                    self.states.resize(points, PointState::default());
+                }
+                self.states_before.reserve(points);
+            }
             self.block = Some(block);
         }
         Ok(self.block.as_ref().expect("block was just built"))
