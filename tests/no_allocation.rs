@@ -106,6 +106,9 @@ fn cycle(c: Fmi2Component, k: usize, inputs: &[u32], reals: &[u32], integers: &[
     assert!(real_out.iter().all(|x| x.is_finite()));
 }
 
+/// Real and integer parameters to set before initialisation.
+type Configuration<'a> = (&'a [(u32, f64)], &'a [(u32, c_int)]);
+
 fn outputs_of(kind: fn(&ValueType) -> bool) -> Vec<u32> {
     variables::scalars().iter().filter(|s| s.causality() == Causality::Output && kind(&s.variable.ty)).map(|s| s.vr).collect()
 }
@@ -118,7 +121,7 @@ fn a_warm_set_step_get_cycle_allocates_nothing_for_stateless_and_stateful_laws()
     let integers = outputs_of(|t| matches!(t, ValueType::Int32));
     let booleans = outputs_of(|t| matches!(t, ValueType::Boolean));
     let mut values = vec![0.0; 26];
-    let configurations: [(&[(u32, f64)], &[(u32, c_int)]); 3] = [
+    let configurations: [Configuration; 3] = [
         // The defaults: linear law, Tanh friction, sphere on a plane.
         (&[], &[]),
         // A stateful law (ElasticCone with GroundModel) that advances state in DoStep.
