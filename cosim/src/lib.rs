@@ -51,6 +51,7 @@ pub mod fmu;
 pub mod master;
 pub mod model_description;
 pub mod plan;
+pub mod plot;
 pub mod recording;
 pub mod report;
 pub mod scenario;

@@ -1,5 +1,6 @@
 //! `cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR]`: runs scenarios with a progress bar
-//! each, writes `DIR/<scenario>.csv`, and prints the summary table. Exits non-zero when a scenario
+//! each, writes `DIR/<scenario>.csv` and `DIR/<scenario>.png` (positions, velocities, forces
+//! against time), and prints the summary table. Exits non-zero when a scenario
 //! fails to run or a check fails.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 const USAGE: &str = "usage: cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR]
 
-  run        run each scenario, write DIR/<name>.csv (default DIR: results) and print a summary
+  run        run each scenario, write DIR/<name>.csv and DIR/<name>.png (default DIR: results)
+             and print a summary
   --out      folder for the CSV files
   --fmu-dir  another folder to look for FMUs in (before the workspace's target/fmu)";
 
@@ -63,6 +65,11 @@ fn run_one(path: &Path, options: &Options, arguments: &Arguments) -> Result<Outc
     let csv = arguments.out.join(format!("{}.csv", file_name(&outcome.scenario)));
     outcome.results().write_csv(&csv)?;
     eprintln!("{}: wrote {} ({} samples)", outcome.scenario, csv.display(), outcome.results().len());
+    let png = arguments.out.join(format!("{}.png", file_name(&outcome.scenario)));
+    let title = if scenario.description.is_empty() { outcome.scenario.clone() } else { format!("{}: {}", outcome.scenario, scenario.description) };
+    if cosim::plot::write_png(outcome.results(), &title, &png)? {
+        eprintln!("{}: wrote {}", outcome.scenario, png.display());
+    }
     for warning in &outcome.warnings {
         eprintln!("{}: {warning}", outcome.scenario);
     }

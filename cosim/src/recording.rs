@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::report::number;
 use crate::scenario::{CheckSpec, Statistic};
 use crate::Error;
 
@@ -118,11 +119,17 @@ pub struct CheckResult {
     pub label: String,
     pub quantity: String,
     pub statistic: Statistic,
+    /// NaN for a check against bounds (`lower`, `upper`).
     pub expected: f64,
     /// NaN when the quantity could not be evaluated (see `note`).
     pub obtained: f64,
-    /// The allowed |obtained - expected|: tolerance + relative_tolerance |expected|.
+    /// The allowed |obtained - expected|: tolerance + relative_tolerance |expected| (NaN for a
+    /// check against bounds).
     pub allowed: f64,
+    /// `obtained >= lower` is required (bounds check).
+    pub lower: Option<f64>,
+    /// `obtained <= upper` is required (bounds check).
+    pub upper: Option<f64>,
     pub passed: bool,
     /// Why a check could not be evaluated; empty otherwise.
     pub note: String,
@@ -130,7 +137,7 @@ pub struct CheckResult {
 
 impl CheckResult {
     /// A check computed outside the scenario file (by Rust code looking at the recording), for
-    /// the same summary table.
+    /// the same summary table: passes when |obtained - expected| <= allowed.
     pub fn new(label: &str, quantity: &str, expected: f64, obtained: f64, allowed: f64) -> CheckResult {
         CheckResult {
             label: label.to_string(),
@@ -139,22 +146,85 @@ impl CheckResult {
             expected,
             obtained,
             allowed,
+            lower: None,
+            upper: None,
             passed: (obtained - expected).abs() <= allowed,
             note: String::new(),
         }
     }
+
+    /// A check against bounds computed outside the scenario file: passes when
+    /// `lower <= obtained <= upper` (a missing bound is no constraint).
+    pub fn bounded(label: &str, quantity: &str, lower: Option<f64>, upper: Option<f64>, obtained: f64) -> CheckResult {
+        CheckResult {
+            label: label.to_string(),
+            quantity: quantity.to_string(),
+            statistic: Statistic::Final,
+            expected: f64::NAN,
+            obtained,
+            allowed: f64::NAN,
+            lower,
+            upper,
+            passed: within(obtained, lower, upper),
+            note: String::new(),
+        }
+    }
+
+    /// The expected value as the summary table shows it: a number, `>= a`, `<= b` or `a .. b`.
+    pub fn expected_text(&self) -> String {
+        match (self.lower, self.upper) {
+            (None, None) => number(self.expected),
+            (Some(low), None) => format!(">= {}", number(low)),
+            (None, Some(high)) => format!("<= {}", number(high)),
+            (Some(low), Some(high)) => format!("{} .. {}", number(low), number(high)),
+        }
+    }
+
+    /// The allowed deviation as the summary table shows it ("-" for bounds).
+    pub fn allowed_text(&self) -> String {
+        if self.lower.is_some() || self.upper.is_some() {
+            "-".to_string()
+        } else {
+            number(self.allowed)
+        }
+    }
 }
 
-/// Reduces the check's column and compares it with the expected value.
+fn within(x: f64, lower: Option<f64>, upper: Option<f64>) -> bool {
+    !x.is_nan() && lower.is_none_or(|low| x >= low) && upper.is_none_or(|high| x <= high)
+}
+
+/// The least-squares slope of `values` against `times` (None for fewer than two distinct times).
+fn slope(times: &[f64], values: &[f64]) -> Option<f64> {
+    let n = times.len() as f64;
+    let (t_mean, v_mean) = (times.iter().sum::<f64>() / n, values.iter().sum::<f64>() / n);
+    let (mut tt, mut tv) = (0.0, 0.0);
+    for (t, v) in times.iter().zip(values) {
+        tt += (t - t_mean) * (t - t_mean);
+        tv += (t - t_mean) * (v - v_mean);
+    }
+    (tt > 0.0).then(|| tv / tt)
+}
+
+/// Reduces the check's column (the samples in its window) and compares the result with the
+/// expected value or the bounds.
 pub fn evaluate(check: &CheckSpec, recording: &Recording) -> CheckResult {
-    let allowed = check.tolerance.unwrap_or(0.0) + check.relative_tolerance.unwrap_or(0.0) * check.expected.abs();
+    let bounded = check.at_least.is_some() || check.at_most.is_some();
+    let expected = check.expected.unwrap_or(f64::NAN);
+    let allowed = if bounded {
+        f64::NAN
+    } else {
+        check.tolerance.unwrap_or(0.0) + check.relative_tolerance.unwrap_or(0.0) * expected.abs()
+    };
     let mut result = CheckResult {
         label: check.label(),
         quantity: check.quantity.clone(),
         statistic: check.statistic,
-        expected: check.expected,
+        expected,
         obtained: f64::NAN,
         allowed,
+        lower: check.at_least,
+        upper: check.at_most,
         passed: false,
         note: String::new(),
     };
@@ -162,6 +232,16 @@ pub fn evaluate(check: &CheckSpec, recording: &Recording) -> CheckResult {
         result.note = format!("{} was not recorded", check.quantity);
         return result;
     };
+    let time = recording.time();
+    let (first, last) = match check.window {
+        Some([from, to]) if check.statistic != Statistic::At => (time.partition_point(|&t| t < from), time.partition_point(|&t| t <= to)),
+        _ => (0, column.len()),
+    };
+    if first >= last {
+        result.note = "no sample in the window".to_string();
+        return result;
+    }
+    let (times, column) = (&time[first..last], &column[first..last]);
     result.obtained = match check.statistic {
         Statistic::Final => column[column.len() - 1],
         Statistic::Initial => column[0],
@@ -174,8 +254,19 @@ pub fn evaluate(check: &CheckSpec, recording: &Recording) -> CheckResult {
             let level = check.threshold.unwrap_or(0.0);
             column.windows(2).filter(|w| w[0] <= level && w[1] > level).count() as f64
         }
+        Statistic::Range => {
+            column.iter().copied().fold(f64::NEG_INFINITY, f64::max) - column.iter().copied().fold(f64::INFINITY, f64::min)
+        }
+        Statistic::Slope => match slope(times, column) {
+            Some(slope) => slope,
+            None => {
+                result.note = "a slope needs samples at two times at least".to_string();
+                return result;
+            }
+        },
     };
-    result.passed = (result.obtained - result.expected).abs() <= allowed;
+    result.obtained *= check.scale.unwrap_or(1.0);
+    result.passed = if bounded { within(result.obtained, check.at_least, check.at_most) } else { (result.obtained - expected).abs() <= allowed };
     result
 }
 
@@ -190,9 +281,13 @@ mod tests {
             statistic,
             time: Some(0.25),
             threshold: None,
-            expected: 0.0,
+            window: None,
+            scale: None,
+            expected: Some(0.0),
             tolerance: Some(0.0),
             relative_tolerance: None,
+            at_least: None,
+            at_most: None,
         }
     }
 
@@ -212,6 +307,10 @@ mod tests {
         assert_eq!(obtained(Statistic::At), 1.0);
         // 0 -> 2 and -3 -> 1 cross zero upwards.
         assert_eq!(obtained(Statistic::RisingEdges), 2.0);
+        assert_eq!(obtained(Statistic::Range), 5.0);
+        // Least squares through the five samples: sum (t - 1)(x - 0.1) / sum (t - 1)^2
+        // = (0.1 - 0.95 + 0 + 0.45 + 0.4) / 2.5 = 0.
+        assert!(obtained(Statistic::Slope).abs() < 1e-15);
         assert_eq!(recording.value_at("x", 5.0), Some(0.5));
         assert_eq!(recording.value_at("x", -1.0), Some(0.0));
     }
@@ -221,7 +320,7 @@ mod tests {
         let mut recording = Recording::new(vec!["x".into()]);
         recording.push(0.0, &[10.5]);
         let mut check = spec(Statistic::Final);
-        check.expected = 10.0;
+        check.expected = Some(10.0);
         check.tolerance = Some(0.2);
         check.relative_tolerance = Some(0.03);
         let result = evaluate(&check, &recording);
@@ -231,6 +330,55 @@ mod tests {
         check.quantity = "y".into();
         let result = evaluate(&check, &recording);
         assert!(!result.passed && result.obtained.is_nan() && result.note == "y was not recorded");
+    }
+
+    #[test]
+    fn a_window_keeps_the_samples_between_its_times_inclusive() {
+        let mut recording = Recording::new(vec!["x".into()]);
+        for k in 0..=10 {
+            let t = 0.1 * k as f64;
+            recording.push(t, &[if t < 0.45 { 5.0 } else { 3.0 * t - 1.0 }]);
+        }
+        let mut check = spec(Statistic::Slope);
+        check.window = Some([0.5, 1.0]);
+        let result = evaluate(&check, &recording);
+        assert!((result.obtained - 3.0).abs() < 1e-12, "{result:?}");
+        assert!(result.label.contains("0.5 <= t <= 1"), "{}", result.label);
+        check.statistic = Statistic::Max;
+        check.window = Some([0.0, 0.4]);
+        assert_eq!(evaluate(&check, &recording).obtained, 5.0);
+        check.window = Some([0.4, 0.4]);
+        assert_eq!(evaluate(&check, &recording).obtained, 5.0);
+        check.statistic = Statistic::Range;
+        check.window = Some([0.7, 1.0]);
+        assert!((evaluate(&check, &recording).obtained - 0.9).abs() < 1e-12);
+        check.window = Some([0.41, 0.49]);
+        let result = evaluate(&check, &recording);
+        assert!(!result.passed && result.obtained.is_nan() && result.note == "no sample in the window", "{result:?}");
+        check.statistic = Statistic::Max;
+        (check.window, check.scale) = (Some([0.5, 1.0]), Some(0.5));
+        assert!((evaluate(&check, &recording).obtained - 1.0).abs() < 1e-12);
+        check.statistic = Statistic::Slope;
+        (check.window, check.scale) = (Some([0.5, 0.5]), None);
+        assert_eq!(evaluate(&check, &recording).note, "a slope needs samples at two times at least");
+    }
+
+    #[test]
+    fn a_bounds_check_passes_inside_its_bounds_and_shows_them() {
+        let mut recording = Recording::new(vec!["x".into()]);
+        recording.push(0.0, &[0.25]);
+        let mut check = spec(Statistic::Final);
+        (check.expected, check.tolerance, check.at_least) = (None, None, Some(0.2));
+        let result = evaluate(&check, &recording);
+        assert!(result.passed && result.expected_text() == ">= 0.2" && result.allowed_text() == "-", "{result:?}");
+        check.at_most = Some(0.24);
+        let result = evaluate(&check, &recording);
+        assert!(!result.passed && result.expected_text() == "0.2 .. 0.24", "{result:?}");
+        check.at_least = None;
+        assert_eq!(evaluate(&check, &recording).expected_text(), "<= 0.24");
+        assert!(CheckResult::bounded("b", "x", None, Some(1e-9), 5e-13).passed);
+        assert!(!CheckResult::bounded("b", "x", Some(0.0), None, f64::NAN).passed);
+        assert_eq!(CheckResult::new("r", "x", 0.744, 0.747, 0.00744).expected_text(), "0.744");
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub fn summary_table(outcomes: &[Outcome]) -> String {
             } else {
                 format!("FAIL ({})", check.note)
             };
-            rows.push(vec![name, simulated, wall, check.label.clone(), number(check.expected), number(check.obtained), number(check.allowed), verdict]);
+            rows.push(vec![name, simulated, wall, check.label.clone(), check.expected_text(), number(check.obtained), check.allowed_text(), verdict]);
         }
     }
     let widths: Vec<usize> =

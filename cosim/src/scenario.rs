@@ -102,6 +102,10 @@ pub enum Statistic {
     At,
     /// How many times the value rises from at most `threshold` to above it (impacts, say).
     RisingEdges,
+    /// max - min: how far the value moved (creep over a window, say).
+    Range,
+    /// The least-squares slope of the value against time (an acceleration from a velocity).
+    Slope,
 }
 
 impl Statistic {
@@ -115,12 +119,16 @@ impl Statistic {
             Statistic::Mean => "mean",
             Statistic::At => "at",
             Statistic::RisingEdges => "rising_edges",
+            Statistic::Range => "range",
+            Statistic::Slope => "slope",
         }
     }
 }
 
-/// A check for the summary table: `statistic(quantity)` against `expected`, passing when
-/// `|obtained - expected| <= tolerance + relative_tolerance * |expected|`.
+/// A check for the summary table: `statistic(quantity)` over the samples (those in `window`
+/// when given), times `scale`, against either `expected`, passing when
+/// `|obtained - expected| <= tolerance + relative_tolerance * |expected|`, or the bounds
+/// `at_least <= obtained <= at_most` (either bound alone is allowed).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSpec {
@@ -137,21 +145,79 @@ pub struct CheckSpec {
     /// The level for `statistic = "rising_edges"` (default 0).
     #[serde(default)]
     pub threshold: Option<f64>,
-    pub expected: f64,
+    /// `[from, to]` (s): only the samples with `from <= t <= to` are reduced (not for `at`).
+    #[serde(default)]
+    pub window: Option<[f64; 2]>,
+    /// Multiplies the statistic before it is compared (default 1): a unit change, or
+    /// 1 / reference to compare a ratio (a rebound speed over the impact speed).
+    #[serde(default)]
+    pub scale: Option<f64>,
+    #[serde(default)]
+    pub expected: Option<f64>,
     /// Absolute tolerance (default 0).
     #[serde(default)]
     pub tolerance: Option<f64>,
     /// Relative tolerance, a fraction of |expected| (default 0).
     #[serde(default)]
     pub relative_tolerance: Option<f64>,
+    /// Lower bound, instead of `expected`.
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    /// Upper bound, instead of `expected`.
+    #[serde(default)]
+    pub at_most: Option<f64>,
 }
 
 impl CheckSpec {
     pub fn label(&self) -> String {
-        self.name.clone().unwrap_or_else(|| match (self.statistic, self.time) {
-            (Statistic::At, Some(t)) => format!("{}({}, t = {t})", self.statistic.name(), self.quantity),
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        match (self.statistic, self.time, self.window) {
+            (Statistic::At, Some(t), _) => format!("{}({}, t = {t})", self.statistic.name(), self.quantity),
+            (_, _, Some([from, to])) => format!("{}({}, {from} <= t <= {to})", self.statistic.name(), self.quantity),
             _ => format!("{}({})", self.statistic.name(), self.quantity),
-        })
+        }
+    }
+
+    /// What the check refuses before anything runs.
+    fn validate(&self) -> Result<(), Error> {
+        let label = self.label();
+        let bad = |message: &str| Err(Error::new(format!("check {label}: {message}")));
+        if self.statistic == Statistic::At && self.time.is_none() {
+            return bad("statistic \"at\" needs a time");
+        }
+        if let Some([from, to]) = self.window {
+            if self.statistic == Statistic::At {
+                return bad("statistic \"at\" takes a time, not a window");
+            }
+            if !(from.is_finite() && to.is_finite() && from <= to) {
+                return bad(&format!("window = [{from}, {to}] must be two finite times, the first not after the second"));
+            }
+        }
+        if let Some(scale) = self.scale {
+            if !scale.is_finite() || scale == 0.0 {
+                return bad(&format!("scale = {scale} must be a finite, non-zero number"));
+            }
+        }
+        let bounded = self.at_least.is_some() || self.at_most.is_some();
+        match (self.expected, bounded) {
+            (Some(_), true) => return bad("give either expected (with a tolerance) or bounds (at_least, at_most), not both"),
+            (None, false) => return bad("give expected (with a tolerance) or at_least / at_most"),
+            (Some(_), false) if self.tolerance.is_none() && self.relative_tolerance.is_none() => {
+                return bad("give a tolerance, a relative_tolerance or both");
+            }
+            (None, true) if self.tolerance.is_some() || self.relative_tolerance.is_some() => {
+                return bad("a tolerance goes with expected, not with bounds");
+            }
+            _ => {}
+        }
+        if let (Some(low), Some(high)) = (self.at_least, self.at_most) {
+            if low > high {
+                return bad(&format!("at_least = {low} is above at_most = {high}"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -217,12 +283,7 @@ impl Scenario {
             }
         }
         for check in &self.checks {
-            if check.statistic == Statistic::At && check.time.is_none() {
-                return bad(format!("check {}: statistic \"at\" needs a time", check.label()));
-            }
-            if check.tolerance.is_none() && check.relative_tolerance.is_none() {
-                return bad(format!("check {}: give a tolerance, a relative_tolerance or both", check.label()));
-            }
+            check.validate()?;
         }
         Ok(())
     }

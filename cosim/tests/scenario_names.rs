@@ -226,4 +226,13 @@ fn scenario_files_refuse_what_cannot_run() {
         "stop_time = 1\nstep = 0.1\n[fmus.a]\npath = \"x.fmu\"\n[[checks]]\nquantity = \"a.x\"\nstatistic = \"at\"\nexpected = 1\ntolerance = 0",
         "needs a time",
     );
+    let check = |body: &str| format!("stop_time = 1\nstep = 0.1\n[fmus.a]\npath = \"x.fmu\"\n[[checks]]\nquantity = \"a.x\"\n{body}");
+    refuse(&check("expected = 1\nat_least = 0"), "either expected (with a tolerance) or bounds");
+    refuse(&check("statistic = \"max\""), "give expected (with a tolerance) or at_least / at_most");
+    refuse(&check("at_most = 1\ntolerance = 0.1"), "a tolerance goes with expected");
+    refuse(&check("at_least = 2\nat_most = 1"), "at_least = 2 is above at_most = 1");
+    refuse(&check("window = [1, 0.5]\nat_most = 1"), "window = [1, 0.5] must be two finite times");
+    refuse(&check("statistic = \"at\"\ntime = 0.5\nwindow = [0, 1]\nat_most = 1"), "takes a time, not a window");
+    refuse(&check("statistic = \"median\"\nat_most = 1"), "unknown variant `median`");
+    refuse(&check("scale = 0\nat_most = 1"), "scale = 0 must be a finite, non-zero number");
 }

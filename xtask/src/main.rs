@@ -4,7 +4,8 @@
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
 //! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions.
 //! - `test`: the whole test suite: codegen check, cargo tests, FMUs, and the Python tests (FMPy).
-//! - `demo`: build the FMUs and run examples/python/falling_sphere.py into results/.
+//! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
+//!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
 
 mod codegen;
@@ -27,7 +28,8 @@ commands:
                      (--check: fail if the committed files differ from the generated ones)
   fmu                build target/fmu/ContactForce-fmi2.fmu and ContactForce-fmi3.fmu
   test               codegen --check, cargo test --workspace, fmu, then the Python tests
-  demo               fmu, then examples/python/falling_sphere.py --out results
+  demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
+                     PNG, summary table), then examples/python/falling_sphere.py (FMPy)
   venv               create target/venv with tests/python/requirements.txt";
 
 #[derive(Debug)]
@@ -94,9 +96,39 @@ fn test() -> Result {
     Ok(())
 }
 
-/// Builds the FMUs and runs the falling-sphere example on them.
+/// The scenarios in the order the demo runs them; any other scenarios/*.toml follow by name.
+const SCENARIO_ORDER: [&str; 6] =
+    ["sphere_drop", "modelica_experiment_1", "modelica_experiment_2", "modelica_experiment_3", "incline_stick", "incline_slide"];
+
+/// scenarios/*.toml, in SCENARIO_ORDER and then by name.
+fn scenario_files() -> Result<Vec<PathBuf>> {
+    let dir = root().join("scenarios");
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("could not read {}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
+    let rank = |path: &PathBuf| {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        (SCENARIO_ORDER.iter().position(|s| *s == stem).unwrap_or(SCENARIO_ORDER.len()), stem)
+    };
+    files.sort_by_key(rank);
+    if files.is_empty() {
+        return Err(format!("no scenario file in {}", dir.display()));
+    }
+    Ok(files)
+}
+
+/// Builds the FMUs, runs every scenario through the co-simulation master (release build) into
+/// results/, then the FMPy example.
 fn demo() -> Result {
     fmu::build()?;
+    let scenarios = scenario_files()?;
+    println!("==> running {} scenarios through the cosim master (results/: CSV, PNG)", scenarios.len());
+    run(cargo()
+        .args(["run", "--quiet", "--release", "--package", "cosim", "--", "run"])
+        .args(&scenarios)
+        .args(["--out", "results", "--fmu-dir"])
+        .arg(fmu::output_dir())
+        .current_dir(root()))?;
+    println!("==> FMPy: examples/python/falling_sphere.py");
     let python = python::ensure_venv()?;
     run(Command::new(python)
         .arg("examples/python/falling_sphere.py")
@@ -157,5 +189,12 @@ mod tests {
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
+    }
+
+    #[test]
+    fn the_demo_runs_every_scenario_file_in_the_documented_order() {
+        let names: Vec<String> =
+            scenario_files().unwrap().iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names[..SCENARIO_ORDER.len()], SCENARIO_ORDER.map(String::from));
     }
 }

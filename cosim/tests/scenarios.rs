@@ -1,0 +1,217 @@
+//! The scenarios of scenarios/*.toml through the packaged FMI 2 FMUs (RigidBody and ContactForce):
+//! every check of every file passes, and the numbers the files expect are re-derived here from
+//! their own parameters, so that a file cannot drift from the closed form it states.
+
+mod common;
+
+use std::f64::consts::PI;
+use std::path::{Path, PathBuf};
+
+use common::options;
+use cosim::scenario::flatten_parameters;
+use cosim::{Outcome, Scenario, Simulation};
+
+/// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
+const SCENARIOS: [&str; 6] =
+    ["sphere_drop", "modelica_experiment_1", "modelica_experiment_2", "modelica_experiment_3", "incline_stick", "incline_slide"];
+
+fn scenario_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("cosim lives in the workspace").join("scenarios")
+}
+
+fn load(name: &str) -> Scenario {
+    Scenario::from_file(&scenario_dir().join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(scenario: &Scenario) -> Outcome {
+    Simulation::new(scenario, &options()).and_then(Simulation::run).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a scenario file and asserts that each of its checks passes.
+fn run_and_pass(name: &str) -> (Scenario, Outcome) {
+    let scenario = load(name);
+    assert!(!scenario.checks.is_empty(), "{name} checks nothing");
+    let outcome = run(&scenario);
+    assert_eq!(outcome.checks.len(), scenario.checks.len());
+    assert!(outcome.passed(), "{name}: a check failed:\n{}", cosim::summary_table(std::slice::from_ref(&outcome)));
+    (scenario, outcome)
+}
+
+/// A parameter of instance `fmu`, as a number (`normal.stiffness`) or an array (`r_0_start`).
+fn parameter(scenario: &Scenario, fmu: &str, name: &str) -> Vec<f64> {
+    let value = flatten_parameters(&scenario.fmus[fmu].parameters)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{fmu}.{name} is not set"))
+        .1;
+    let number = |v: &toml::Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)).expect("a number");
+    match &value {
+        toml::Value::Array(items) => items.iter().map(number).collect(),
+        other => vec![number(other)],
+    }
+}
+
+fn scalar(scenario: &Scenario, fmu: &str, name: &str) -> f64 {
+    parameter(scenario, fmu, name)[0]
+}
+
+fn check<'a>(scenario: &'a Scenario, name: &str) -> &'a cosim::scenario::CheckSpec {
+    scenario.checks.iter().find(|c| c.label() == name).unwrap_or_else(|| panic!("{}: no check {name:?}", scenario.name))
+}
+
+fn column<'a>(outcome: &'a Outcome, name: &str) -> &'a [f64] {
+    outcome.results().column(name).unwrap_or_else(|| panic!("{name} was not recorded"))
+}
+
+/// Restitution of the linear spring-damper with f_n clipped at 0 (tests/laws_closed_forms.rs):
+/// the ball leaves at the phase theta where k d + b d' = 0.
+fn clipped_linear_restitution(k: f64, b: f64, m: f64) -> f64 {
+    let a = b / (2.0 * m);
+    let w = (k / m - a * a).sqrt();
+    let theta = (b * w).atan2(-(k - b * a));
+    -(-a * theta / w).exp() * (theta.cos() - a / w * theta.sin())
+}
+
+/// The ball's restitution in a sphere_drop run: the first (fastest) rebound speed over the impact
+/// speed sqrt(2 g h).
+fn measured_restitution(outcome: &Outcome, impact_speed: f64) -> f64 {
+    column(outcome, "ball.v_0[3]").iter().copied().fold(f64::NEG_INFINITY, f64::max) / impact_speed
+}
+
+#[test]
+fn every_scenario_file_is_run_by_a_test() {
+    let mut files: Vec<String> = std::fs::read_dir(scenario_dir())
+        .expect("scenarios/ exists")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .map(|path| path.file_stem().expect("a file name").to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = SCENARIOS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed, "scenarios/*.toml and the tests in this file must name the same scenarios");
+    for name in SCENARIOS {
+        assert_eq!(load(name).name, name, "{name}.toml names its scenario after its file");
+    }
+}
+
+#[test]
+fn sphere_drop_restitution_matches_the_clipped_closed_form_within_one_percent() {
+    let (scenario, outcome) = run_and_pass("sphere_drop");
+    let (k, b) = (scalar(&scenario, "contact", "normal.stiffness"), scalar(&scenario, "contact", "normal.damping"));
+    let m = scalar(&scenario, "ball", "mass");
+    let drop_height = parameter(&scenario, "ball", "r_0_start")[2] - scalar(&scenario, "contact", "geometry_b.radius");
+    let g = -parameter(&scenario, "ball", "gravity")[2];
+    let impact_speed = (2.0 * g * drop_height).sqrt();
+    let zeta = b / (2.0 * (k * m).sqrt());
+    let expected = clipped_linear_restitution(k, b, m);
+    let unclipped = (-zeta * PI / (1.0 - zeta * zeta).sqrt()).exp();
+
+    // The file states the closed form and the impact speed it divides by.
+    let restitution = check(&scenario, "restitution e = max(v_z) / v0");
+    assert!((restitution.expected.unwrap() - expected).abs() < 1e-12, "the file expects {:?}, the closed form is {expected}", restitution.expected);
+    assert!((restitution.scale.unwrap() * impact_speed - 1.0).abs() < 1e-12);
+    // The explicit coupling's error is of order omega h: the default step keeps omega h <= 0.005.
+    let omega_h = (k / m).sqrt() * scenario.step;
+    assert!(omega_h <= 0.005 + 1e-12, "omega h = {omega_h}");
+
+    let e = measured_restitution(&outcome, impact_speed);
+    assert!((e / expected - 1.0).abs() < 0.01, "e = {e}, clipped closed form {expected} (unclipped {unclipped})");
+    assert!((outcome.checks[0].obtained - e).abs() < 1e-12);
+    // The clipped form is the one that applies: the unclipped one is 2 % away, outside the 1 %.
+    assert!((e / unclipped - 1.0).abs() > 0.015, "e = {e}, unclipped {unclipped}");
+
+    // The deviation comes from the zero-order hold of the force, first order in h: twice the step,
+    // about twice the deviation (it is +0.37 % at the default step).
+    let mut coarse = scenario.clone();
+    coarse.step *= 2.0;
+    let e_coarse = measured_restitution(&run(&coarse), impact_speed);
+    let ratio = (e_coarse - expected) / (e - expected);
+    assert!((1.6..2.4).contains(&ratio), "deviations {} at h, {} at 2h: ratio {ratio}", e - expected, e_coarse - expected);
+}
+
+#[test]
+fn modelica_experiment_1_sphere_hits_the_cylinder_twice_and_falls_beside_it() {
+    let (scenario, outcome) = run_and_pass("modelica_experiment_1");
+    // The first impact starts when the ball has fallen to the distance R = r_sphere + r_cylinder
+    // from the axis: y = sqrt(R^2 - z^2), after t = sqrt(2 (y0 - y) / g).
+    let start = parameter(&scenario, "ball", "r_0_start");
+    let radii = scalar(&scenario, "contact", "geometry_a.radius") + scalar(&scenario, "contact", "geometry_b.radius");
+    let touch_y = (radii * radii - start[2] * start[2]).sqrt();
+    let t_impact = (2.0 * (start[1] - touch_y) / 9.81).sqrt();
+    let active = column(&outcome, "contact.contact.active");
+    let first = outcome.results().time()[active.iter().position(|&a| a > 0.5).expect("an impact")];
+    assert!((first - t_impact).abs() <= scenario.step, "first contact at {first} s, free fall says {t_impact} s");
+    // The peaks against the paper's 21 N and 9 N (within 20 %; the values are discussed in the
+    // scenario file: 20.3 N and 7.2 N).
+    let (first_peak, second_peak) = (outcome.checks[1].obtained, outcome.checks[2].obtained);
+    assert!((first_peak / 21.0 - 1.0).abs() <= 0.2 && (second_peak / 9.0 - 1.0).abs() <= 0.2, "{first_peak} N, {second_peak} N");
+    assert!(second_peak < first_peak);
+}
+
+#[test]
+fn modelica_experiment_2_cylinder_rolls_down_the_tilted_disk_and_off() {
+    let (scenario, outcome) = run_and_pass("modelica_experiment_2");
+    // Rolling without slip on the 5 deg slope: the roll rate grows at (2/3) g sin(5 deg) / r.
+    let r = scalar(&scenario, "contact", "geometry_b.radius");
+    let expected = 2.0 / 3.0 * 9.81 * 5f64.to_radians().sin() / r;
+    assert!((check(&scenario, "roll acceleration [rad/s2], 0.1-0.3 s").expected.unwrap() - expected).abs() < 0.01 * expected);
+    // It leaves the disk moving down the slope (+z) and keeps that speed in free fall.
+    let v_z = column(&outcome, "body.v_0[3]");
+    assert!(v_z[v_z.len() - 1] > 0.1, "final v_z = {}", v_z[v_z.len() - 1]);
+}
+
+#[test]
+fn modelica_experiment_3_box_slides_down_the_rectangle_with_the_kinetic_friction() {
+    let (scenario, _) = run_and_pass("modelica_experiment_3");
+    let (mu_k, slope) = (scalar(&scenario, "contact", "friction.mu_dynamic"), 15f64.to_radians());
+    assert!(slope.tan() > scalar(&scenario, "contact", "friction.mu_static"), "the slope must be above the friction angle");
+    let a = 9.81 * (slope.sin() - mu_k * slope.cos());
+    let expected = check(&scenario, "slides: x acceleration [m/s2], 0.1-0.4 s").expected.unwrap();
+    assert!((expected + a * slope.cos()).abs() < 1e-12, "the file expects {expected}, -g (sin a - mu_k cos a) cos a = {}", -a * slope.cos());
+}
+
+/// The angle of a rotation about x given as a quaternion (w, x, 0, 0).
+fn angle_about_x(q: &[f64]) -> f64 {
+    assert!(q[2] == 0.0 && q[3] == 0.0, "a rotation about x");
+    2.0 * q[1].atan2(q[0])
+}
+
+#[test]
+fn incline_stick_holds_the_box_at_its_elastic_deflection_without_creep() {
+    let (scenario, outcome) = run_and_pass("incline_stick");
+    let angle = angle_about_x(&parameter(&scenario, "contact", "geometry_a.q"));
+    let mu = scalar(&scenario, "contact", "friction.mu_static");
+    assert!(angle.tan() < mu, "the slope must be below the friction angle");
+    let m = scalar(&scenario, "box", "mass");
+    let (k, kt) = (scalar(&scenario, "contact", "normal.stiffness"), scalar(&scenario, "contact", "friction.stiffness"));
+    let size = parameter(&scenario, "contact", "geometry_b.size");
+    let (half_length, half_height) = (size[1] / 2.0, size[2] / 2.0);
+    // Closed form of the resting deflection along the slope, four corners evenly loaded at the
+    // depth d = (m g cos a / (4 K))^(2/3): the corners' tangential springs sqrt(d) Kt give
+    // m g sin a / (4 sqrt(d) Kt); the friction's moment about the centre, m g sin a h/2, tilts the
+    // box against the corners' normal stiffness 1.5 K sqrt(d) at +-L/2, which moves the centre by
+    // a further tilt * h/2.
+    let (normal_load, tangential_load) = (m * 9.81 * angle.cos(), m * 9.81 * angle.sin());
+    let depth = (normal_load / (4.0 * k)).powf(2.0 / 3.0);
+    let sliding = tangential_load / (4.0 * depth.sqrt() * kt);
+    let tilt = tangential_load * half_height / (4.0 * 1.5 * k * depth.sqrt() * half_length * half_length);
+    let predicted = sliding + tilt * half_height;
+    // The centre's displacement along the slope (0, cos a, sin a), from the start to the end.
+    let (y, z) = (column(&outcome, "box.r_0[2]"), column(&outcome, "box.r_0[3]"));
+    let last = y.len() - 1;
+    let moved = -((y[last] - y[0]) * angle.cos() + (z[last] - z[0]) * angle.sin());
+    assert!((moved / predicted - 1.0).abs() < 0.1, "moved {moved} m down the slope, the elastic deflection is {predicted} m");
+}
+
+#[test]
+fn incline_slide_accelerates_at_g_sin_minus_mu_cos() {
+    let (scenario, outcome) = run_and_pass("incline_slide");
+    let angle = angle_about_x(&parameter(&scenario, "contact", "geometry_a.q"));
+    let mu = scalar(&scenario, "contact", "friction.mu_static");
+    assert!(angle.tan() > mu, "the slope must be above the friction angle");
+    let a = 9.81 * (angle.sin() - mu * angle.cos());
+    let acceleration = check(&scenario, "slides: y acceleration [m/s2], 0.2-1 s");
+    assert!((acceleration.expected.unwrap() + a * angle.cos()).abs() < 1e-12);
+    assert!((outcome.checks[0].obtained / acceleration.expected.unwrap() - 1.0).abs() < 0.01);
+}
