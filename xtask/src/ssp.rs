@@ -90,9 +90,18 @@ pub fn build(files: &[PathBuf]) -> Result {
     let out = output_dir();
     fs::create_dir_all(&out).map_err(|e| format!("could not create {}: {e}", out.display()))?;
     let mut errors = Vec::new();
+    let mut written: BTreeMap<String, &PathBuf> = BTreeMap::new();
     for file in &files {
         match export_file(file, &[fmu::output_dir()]) {
             Ok((name, bytes)) => {
+                if let Some(earlier) = written.insert(name.clone(), file) {
+                    errors.push(format!(
+                        "{} and {} are both named {name:?}: each scenario needs its own name (it names target/ssp/<name>.ssp)",
+                        earlier.display(),
+                        file.display()
+                    ));
+                    continue;
+                }
                 let archive = out.join(format!("{name}.ssp"));
                 write_atomically(&archive, &bytes)?;
                 println!("wrote {}", archive.display());
