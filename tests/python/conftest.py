@@ -67,3 +67,15 @@ def extracted(tmp_path_factory):
         return cache[key]
 
     return get
+
+
+def ssp_path_for(name: str) -> pathlib.Path:
+    """target/ssp/<name>.ssp (CONTACTFORCE_SSP_DIR if set); fails the calling test with
+    instructions if `cargo xtask ssp` has not made it."""
+    path = pathlib.Path(os.environ.get("CONTACTFORCE_SSP_DIR", REPO / "target" / "ssp")) / f"{name}.ssp"
+    if not path.is_file():
+        pytest.fail(
+            f"{path} does not exist: run `cargo xtask ssp` first (or point CONTACTFORCE_SSP_DIR to the folder holding it)",
+            pytrace=False,
+        )
+    return path

@@ -123,7 +123,7 @@ fn package(model: &Model, flavor: &Flavor, library: &Path, archive: &Path) -> Re
 }
 
 /// A deterministic zip of `entries` (name -> contents, Unix permissions), in name order.
-fn zip_archive(entries: &BTreeMap<String, (Vec<u8>, u32)>) -> zip::result::ZipResult<Vec<u8>> {
+pub fn zip_archive(entries: &BTreeMap<String, (Vec<u8>, u32)>) -> zip::result::ZipResult<Vec<u8>> {
     let mut zip = ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, (contents, permissions)) in entries {
         let options = SimpleFileOptions::default()

@@ -3,7 +3,8 @@
 //! Commands:
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
 //! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, and the Python tests (FMPy).
+//! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
+//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, and the Python tests (FMPy).
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -12,6 +13,7 @@ mod codegen;
 mod fmu;
 mod models;
 mod python;
+mod ssp;
 mod symbols;
 
 use std::ffi::OsString;
@@ -27,7 +29,10 @@ commands:
   codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
                      (--check: fail if the committed files differ from the generated ones)
   fmu                build target/fmu/ContactForce-fmi2.fmu and ContactForce-fmi3.fmu
-  test               codegen --check, cargo test --workspace, fmu, then the Python tests
+  ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
+                     (or from the scenario files named; a scenario with a tabulated input
+                     is skipped, or refused when named)
+  test               codegen --check, cargo test --workspace, fmu, ssp, then the Python tests
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
   venv               create target/venv with tests/python/requirements.txt";
@@ -36,6 +41,7 @@ commands:
 enum Task {
     Codegen { check: bool },
     Fmu,
+    Ssp { scenarios: Vec<PathBuf> },
     Test,
     Demo,
     Venv,
@@ -48,6 +54,9 @@ fn parse(args: &[String]) -> Result<Task> {
         ["codegen"] => Ok(Task::Codegen { check: false }),
         ["codegen", "--check"] => Ok(Task::Codegen { check: true }),
         ["fmu"] => Ok(Task::Fmu),
+        ["ssp", scenarios @ ..] if scenarios.iter().all(|s| !s.starts_with('-')) => {
+            Ok(Task::Ssp { scenarios: scenarios.iter().map(PathBuf::from).collect() })
+        }
         ["test"] => Ok(Task::Test),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
@@ -62,6 +71,7 @@ fn main() -> ExitCode {
         Task::Codegen { check: false } => codegen::write(),
         Task::Codegen { check: true } => codegen::check(),
         Task::Fmu => fmu::build(),
+        Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
         Task::Demo => demo(),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
@@ -85,11 +95,13 @@ fn test() -> Result {
     step("(a) cargo xtask codegen --check", codegen::check)?;
     step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
     step("(c) cargo xtask fmu", fmu::build)?;
-    let python = step("(d) Python virtual environment", python::ensure_venv)?;
-    step("(e) pytest tests/python", || {
+    step("(d) cargo xtask ssp", || ssp::build(&[]))?;
+    let python = step("(e) Python virtual environment", python::ensure_venv)?;
+    step("(f) pytest tests/python", || {
         run(Command::new(&python)
             .args(["-m", "pytest", "-q", "tests/python"])
             .env("CONTACTFORCE_FMU_DIR", fmu::output_dir())
+            .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
     println!("xtask test: every step passed");
@@ -184,6 +196,9 @@ mod tests {
         assert!(matches!(parse(&args("codegen")), Ok(Task::Codegen { check: false })));
         assert!(matches!(parse(&args("codegen --check")), Ok(Task::Codegen { check: true })));
         assert!(matches!(parse(&args("fmu")), Ok(Task::Fmu)));
+        assert!(matches!(parse(&args("ssp")), Ok(Task::Ssp { scenarios }) if scenarios.is_empty()));
+        assert!(matches!(parse(&args("ssp scenarios/a.toml")), Ok(Task::Ssp { scenarios }) if scenarios == [PathBuf::from("scenarios/a.toml")]));
+        assert!(parse(&args("ssp --all")).is_err());
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
