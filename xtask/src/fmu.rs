@@ -1,21 +1,26 @@
 //! `cargo xtask fmu`: the two FMU archives.
 //!
 //! Each FMI version gets its own release build (`--features fmi2` or `fmi3`) so that its binary
-//! exports exactly that version's functions; the check in [`crate::symbols`] proves it before
-//! anything is packaged. The archives are deterministic: sorted entries, the 1980-01-01 timestamp
+//! exports exactly that version's functions. The builds use cargo-zigbuild against glibc 2.17
+//! ([`crate::zigbuild`]), so the binaries load on old enterprise Linux hosts. Before anything is
+//! packaged, [`crate::symbols`] checks every binary's exports, its glibc symbol versions and its
+//! DT_NEEDED libraries, and the unwinding probe proves that a panic is still caught in a library
+//! linked this way (zig's libunwind in place of libgcc_s). The archives are deterministic: sorted entries, the 1980-01-01 timestamp
 //! and fixed permissions, so that two builds differ only where the binary differs.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
 use crate::models::{Model, MODELS};
-use crate::symbols::{self, FMI2_FUNCTIONS, FMI3_FUNCTIONS};
-use crate::{cargo, codegen, root, run, target_dir, Result};
+use crate::symbols::{self, GlibcVersion, FMI2_FUNCTIONS, FMI3_FUNCTIONS};
+use crate::zigbuild::{self, Toolchain, GLIBC_FLOOR};
+use crate::{codegen, root, run, target_dir, Result};
 
 /// What differs between the two FMUs.
 struct Flavor {
@@ -28,9 +33,8 @@ struct Flavor {
     platform: &'static str,
     /// Entry point of the documentation: FMI 2 names it _main.html, FMI 3 index.html.
     documentation: &'static str,
+    /// The functions the binary exports, and nothing else.
     required: &'static [&'static str],
-    /// Prefix of the other version's functions, which must not be exported.
-    forbidden_prefix: &'static str,
 }
 
 const FLAVORS: [Flavor; 2] = [
@@ -41,7 +45,6 @@ const FLAVORS: [Flavor; 2] = [
         platform: "linux64",
         documentation: "documentation/_main.html",
         required: &FMI2_FUNCTIONS,
-        forbidden_prefix: "fmi3",
     },
     Flavor {
         feature: "fmi3",
@@ -50,7 +53,6 @@ const FLAVORS: [Flavor; 2] = [
         platform: "x86_64-linux",
         documentation: "documentation/index.html",
         required: &FMI3_FUNCTIONS,
-        forbidden_prefix: "fmi2",
     },
 ];
 
@@ -65,17 +67,19 @@ pub fn build() -> Result {
     }
     // The committed XML is what ships, so a stale file is an error rather than silently regenerated.
     codegen::check()?;
+    let toolchain = Toolchain::ensure()?;
+    check_unwinding(&toolchain)?;
 
     fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
     for model in MODELS {
         let mut libraries = Vec::new();
         let mut problems = Vec::new();
         for flavor in &FLAVORS {
-            let library = build_library(model, flavor)?;
-            let exported = symbols::exported_functions(&library)?;
+            let library = build_library(&toolchain, model, flavor)?;
             let what = format!("the {} {} build ({})", model.name, flavor.feature, library.display());
-            if let Err(problem) = symbols::check_exports(&exported, flavor.required, flavor.forbidden_prefix, &what) {
-                problems.push(problem);
+            match check_library(&library, flavor.required, &what) {
+                Ok(summary) => println!("{} {}: {summary}", model.name, flavor.feature),
+                Err(problem) => problems.push(problem),
             }
             libraries.push(library);
         }
@@ -91,19 +95,63 @@ pub fn build() -> Result {
     Ok(())
 }
 
-/// Builds the model's release library with one FMI version's API and copies it to a staging
-/// folder, since the next build overwrites target/release/lib<package>.so.
-fn build_library(model: &Model, flavor: &Flavor) -> Result<PathBuf> {
-    println!("==> building the {} {} library (release)", model.name, flavor.feature);
-    run(cargo()
-        .args(["build", "--release", "--lib", "--package", model.package, "--no-default-features", "--features", flavor.feature])
+/// Checks a built binary's exports (exactly `required`) and that it loads on the glibc floor;
+/// returns a one-line summary (highest glibc version, DT_NEEDED libraries).
+fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String> {
+    let exports = symbols::exported_functions(library).and_then(|exported| symbols::check_exports(&exported, required, what));
+    let floor = GlibcVersion::new(&[GLIBC_FLOOR.0, GLIBC_FLOOR.1]);
+    let dependencies = symbols::dependencies(library)?;
+    let portability = symbols::check_portability(&dependencies, &floor, what);
+    match (exports, portability) {
+        (Ok(()), Ok(highest)) => Ok(format!(
+            "exports its FMI version's {} functions and nothing else; highest glibc symbol version {} (floor {floor}); DT_NEEDED {}",
+            required.len(),
+            highest.map_or_else(|| "no versioned symbol".to_string(), |v| v.to_string()),
+            dependencies.needed.join(" ")
+        )),
+        (exports, portability) => Err([exports.err(), portability.err()].into_iter().flatten().collect::<Vec<_>>().join("\n")),
+    }
+}
+
+/// Builds the model's release library with one FMI version's API (cargo zigbuild, glibc 2.17) and
+/// copies it to a staging folder, since the next build overwrites lib<package>.so.
+fn build_library(toolchain: &Toolchain, model: &Model, flavor: &Flavor) -> Result<PathBuf> {
+    println!("==> building the {} {} library (release, {})", model.name, flavor.feature, zigbuild::zig_target());
+    run(toolchain
+        .release_build()
+        .args(["--lib", "--package", model.package, "--no-default-features", "--features", flavor.feature])
         .current_dir(root()))?;
-    let built = target_dir().join("release").join(format!("lib{}.so", model.package));
+    let built = zigbuild::release_dir().join(format!("lib{}.so", model.package));
     let staging = target_dir().join("xtask").join(model.name).join(flavor.feature);
     fs::create_dir_all(&staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
     let staged = staging.join(format!("{}.so", model.name));
     fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
     Ok(staged)
+}
+
+/// Builds crates/unwind_probe like the FMU binaries, checks it like them (its one export, the
+/// glibc floor), then loads it into Python with ctypes and calls it: a panic must unwind through
+/// its frames and be caught, as the FMUs' `catch_unwind` at the C boundary needs.
+fn check_unwinding(toolchain: &Toolchain) -> Result {
+    println!("==> the unwinding probe (crates/unwind_probe, {})", zigbuild::zig_target());
+    run(toolchain.release_build().args(["--lib", "--package", "unwind_probe"]).current_dir(root()))?;
+    let library = zigbuild::release_dir().join("libunwind_probe.so");
+    check_library(&library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
+    let output = Command::new(toolchain.python())
+        .args(["-c", "import ctypes, sys; sys.exit(0 if ctypes.CDLL(sys.argv[1]).unwind_probe() == 1 else 3)"])
+        .arg(&library)
+        .output()
+        .map_err(|e| format!("could not run {}: {e}", toolchain.python().display()))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "a panic in a library linked like the FMU binaries was not caught (the probe {}; {}):\n{}",
+            if output.status.code() == Some(3) { "returned 0: the panic was caught, but not every destructor ran" } else { "did not return" },
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
 }
 
 /// Writes the FMU archive of `model` for `flavor` with `library` as its binary.

@@ -15,6 +15,7 @@ mod models;
 mod python;
 mod ssp;
 mod symbols;
+mod zigbuild;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -42,7 +42,9 @@ pub fn ensure_venv() -> Result<PathBuf> {
     Ok(python)
 }
 
-fn create_venv(venv: &Path) -> Result {
+/// Creates a virtual environment at `venv` (also used for the zig toolchain's venv, see
+/// [`crate::zigbuild`]).
+pub fn create_venv(venv: &Path) -> Result {
     println!("==> creating the Python virtual environment {}", venv.display());
     if try_create_venv(venv) {
         return Ok(());
