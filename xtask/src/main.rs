@@ -2,7 +2,9 @@
 //!
 //! Commands:
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
-//! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions.
+//! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions, their binaries
+//!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
+//!   use), each checked for its exports, glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
 //! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, and the Python tests (FMPy).
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
@@ -29,7 +31,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
                      (--check: fail if the committed files differ from the generated ones)
-  fmu                build target/fmu/ContactForce-fmi2.fmu and ContactForce-fmi3.fmu
+  fmu                build target/fmu/<Model>-fmi2.fmu and <Model>-fmi3.fmu (ContactForce,
+                     RigidBody) with cargo zigbuild for glibc 2.17 (installed into target/tools
+                     on first use) and check each binary's exports, glibc versions and libraries
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
