@@ -50,6 +50,8 @@ pub struct Model {
     warnings: Vec<String>,
     /// The FMU's resources folder, where relative geometry file names are looked up.
     resources: Option<PathBuf>,
+    /// How many times the outputs were computed (lazy evaluation is visible in tests).
+    evaluations: u64,
 }
 
 impl Default for Model {
@@ -67,6 +69,7 @@ impl Default for Model {
             warned: Notes::default(),
             warnings: Vec::new(),
             resources: None,
+            evaluations: 0,
         }
     }
 }
@@ -126,6 +129,7 @@ impl Model {
         if !self.outputs_valid {
             self.build_block().map_err(ModelError::Parameter)?;
             let block = self.block.as_ref().expect("block built above");
+            self.evaluations += 1;
             let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
             self.note(notes);
             if !self.outputs.all_finite() {
@@ -175,6 +179,11 @@ impl Model {
         }
         self.time += step;
         Ok(())
+    }
+
+    /// How many times the outputs have been computed since the model was made.
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
     }
 
     /// The contact points' states (part of the FMU state).
