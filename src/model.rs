@@ -12,7 +12,8 @@ use crate::physics::geometry::ContactPoint;
 pub enum ModelError {
     Parameter(ParameterError),
     Input(InputError),
-    /// The laws produced a non-finite output (for example from enormous velocities).
+    /// Numerical trouble: the laws produced a non-finite output (for example from enormous
+    /// velocities), or a step would take more than [`MAX_SUBSTEPS`] sub-steps.
     NotFinite(String),
 }
 
@@ -25,6 +26,11 @@ impl std::fmt::Display for ModelError {
         }
     }
 }
+
+/// The most sub-steps of `solver.max_step` one DoStep takes for the stateful laws. A longer step
+/// (a communication step of 1e300 s, or `solver.max_step = 1e-300`) is discarded instead of
+/// keeping the importer waiting for ever; the importer can retry with a shorter step.
+pub const MAX_SUBSTEPS: f64 = 1e6;
 
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -164,6 +170,14 @@ impl Model {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         if block.is_stateful() {
+            let substeps = (step / self.parameters.solver_max_step).ceil();
+            if substeps > MAX_SUBSTEPS {
+                return Err(ModelError::NotFinite(format!(
+                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
+                     allowed; take shorter communication steps or a larger solver.max_step",
+                    self.parameters.solver_max_step
+                )));
+            }
             self.states_before.clone_from(&self.states);
             block.advance(&self.inputs, &mut self.scratch, &mut self.states, step).map_err(ModelError::Input)?;
             self.outputs_valid = false;

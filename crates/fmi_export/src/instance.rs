@@ -153,6 +153,11 @@ impl<M: FmuModel> Instance<M> {
         if h <= 0.0 {
             return Err(Failure::error(format!("communicationStepSize = {h} must be > 0")));
         }
+        if !(t + h).is_finite() {
+            return Err(Failure::error(format!(
+                "currentCommunicationPoint + communicationStepSize = {t} + {h} overflows: the time must stay finite"
+            )));
+        }
         let now = self.model.time();
         if (t - now).abs() > 1e-9 * t.abs().max(h).max(1.0) {
             return Err(Failure::error(format!(
@@ -323,9 +328,14 @@ pub fn deserialize_state<M: FmuModel>(bytes: &[u8]) -> Result<SavedState<M>, Str
     Ok(SavedState { model, state })
 }
 
+/// A getter or setter that failed. Numerical trouble while computing outputs (finite but
+/// enormous inputs whose forces overflow) is Discard: the instance stays in its state, the values
+/// are not written, and the importer may change the inputs and ask again, as after a discarded
+/// step. Everything else (an invalid input, an unknown reference, a wrong type) is Error.
 fn variable_failure(e: VariableError) -> Failure {
     match e {
-        VariableError::Model(ModelError::NotFinite(message) | ModelError::Invalid(message)) => Failure::error(message),
+        VariableError::Model(ModelError::NotFinite(message)) => Failure::discard(message),
+        VariableError::Model(ModelError::Invalid(message)) => Failure::error(message),
         other => Failure::error(other.to_string()),
     }
 }
