@@ -1,5 +1,6 @@
 //! One block instance's data and its lifecycle, free of FMI words: parameters, inputs, lazily
 //! computed outputs, time, and the typed block built when initialisation ends.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

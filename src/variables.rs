@@ -6,6 +6,7 @@
 //! Value references: `time` 0, inputs 1 to 26, outputs from 100, per-point outputs from 1000,
 //! geometry parameters from 200 (A) and 250 (B), normal law 300, friction 400, `material.pair`
 //! 500, `solver.max_step` 600.
+#![forbid(unsafe_code)]
 
 use std::sync::{LazyLock, OnceLock};
 

@@ -1,5 +1,6 @@
 //! One RigidBody instance: parameters, inputs, outputs, time and the body's state, with its
 //! lifecycle for the FMU (no FMI words here beyond the trait it implements).
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,7 @@
 //! The variable table of RigidBody. Value references: `time` 0, parameters 1 to 24, inputs from
 //! 100, outputs from 200. Arrays are flattened as `x[1]`, `x[2]`, ... like ContactForce's, so the
 //! outputs `r_0`, `q`, `v_0`, `w_0` connect element by element to its `frame_X` inputs.
+#![forbid(unsafe_code)]
 
 use std::sync::OnceLock;
 

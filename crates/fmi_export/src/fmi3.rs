@@ -1367,6 +1367,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetDebugLogging(instance: Fmi3Instance, loggingOn: Fmi3Boolean, nCategories: usize, categories: *const Fmi3String,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetDebugLogging::<$model>(instance, loggingOn, nCategories, categories) }
         }
 
@@ -1376,6 +1378,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateModelExchange(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateModelExchange::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage) }
         }
 
@@ -1385,6 +1389,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateCoSimulation(instanceName: Fmi3String, instantiationToken: Fmi3String, resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, eventModeUsed: Fmi3Boolean, _earlyReturnAllowed: Fmi3Boolean, _requiredIntermediateVariables: *const Fmi3ValueReference, _nRequiredIntermediateVariables: usize, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateCoSimulation::<$model>(instanceName, instantiationToken, resourcePath, _visible, loggingOn, eventModeUsed, _earlyReturnAllowed, _requiredIntermediateVariables, _nRequiredIntermediateVariables, instanceEnvironment, logMessage, _intermediateUpdate) }
         }
 
@@ -1394,6 +1400,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _clockUpdate: Option<Fmi3ClockUpdateCallback>, _lockPreemption: Option<Fmi3LockPreemptionCallback>, _unlockPreemption: Option<Fmi3UnlockPreemptionCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateScheduledExecution::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage, _clockUpdate, _lockPreemption, _unlockPreemption) }
         }
 
@@ -1403,6 +1411,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3FreeInstance(instance: Fmi3Instance) {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3FreeInstance::<$model>(instance) }
         }
 
@@ -1412,6 +1422,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterInitializationMode(instance: Fmi3Instance, _toleranceDefined: Fmi3Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi3Boolean, _stopTime: f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterInitializationMode::<$model>(instance, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
         }
 
@@ -1421,6 +1433,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ExitInitializationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ExitInitializationMode::<$model>(instance) }
         }
 
@@ -1430,6 +1444,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterEventMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterEventMode::<$model>(instance) }
         }
 
@@ -1439,6 +1455,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3Terminate(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3Terminate::<$model>(instance) }
         }
 
@@ -1448,6 +1466,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3Reset(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3Reset::<$model>(instance) }
         }
 
@@ -1457,6 +1477,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut f32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1466,6 +1488,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut f64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1475,6 +1499,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1484,6 +1510,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1493,6 +1521,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1502,6 +1532,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1511,6 +1543,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1520,6 +1554,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1529,6 +1565,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1538,6 +1576,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1547,6 +1587,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3Boolean, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1556,6 +1598,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3String, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1565,6 +1609,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *mut usize, _values: *mut Fmi3Binary, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
         }
 
@@ -1574,6 +1620,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut Fmi3Clock,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
         }
 
@@ -1583,6 +1631,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const f32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1592,6 +1642,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const f64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1601,6 +1653,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1610,6 +1664,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1619,6 +1675,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1628,6 +1686,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1637,6 +1697,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1646,6 +1708,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1655,6 +1719,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1664,6 +1730,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1673,6 +1741,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3Boolean, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1682,6 +1752,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3String, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1691,6 +1763,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *const usize, _values: *const Fmi3Binary, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
         }
 
@@ -1700,6 +1774,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const Fmi3Clock,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
         }
 
@@ -1709,6 +1785,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfVariableDependencies(instance: Fmi3Instance, valueReference: Fmi3ValueReference, nDependencies: *mut usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfVariableDependencies::<$model>(instance, valueReference, nDependencies) }
         }
 
@@ -1718,6 +1796,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetVariableDependencies(instance: Fmi3Instance, dependent: Fmi3ValueReference, elementIndicesOfDependent: *mut usize, independents: *mut Fmi3ValueReference, elementIndicesOfIndependents: *mut usize, dependencyKinds: *mut Fmi3DependencyKind, nDependencies: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetVariableDependencies::<$model>(instance, dependent, elementIndicesOfDependent, independents, elementIndicesOfIndependents, dependencyKinds, nDependencies) }
         }
 
@@ -1727,6 +1807,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1736,6 +1818,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1745,6 +1829,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3FreeFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3FreeFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1754,6 +1840,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SerializedFMUStateSize(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SerializedFMUStateSize::<$model>(instance, FMUState, size) }
         }
 
@@ -1763,6 +1851,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SerializeFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState, serializedState: *mut Fmi3Byte, size: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SerializeFMUState::<$model>(instance, FMUState, serializedState, size) }
         }
 
@@ -1772,6 +1862,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3DeserializeFMUState(instance: Fmi3Instance, serializedState: *const Fmi3Byte, size: usize, FMUState: *mut Fmi3FmuState,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3DeserializeFMUState::<$model>(instance, serializedState, size, FMUState) }
         }
 
@@ -1781,6 +1873,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetDirectionalDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetDirectionalDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
         }
 
@@ -1790,6 +1884,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetAdjointDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetAdjointDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
         }
 
@@ -1799,6 +1895,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterConfigurationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterConfigurationMode::<$model>(instance) }
         }
 
@@ -1808,6 +1906,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ExitConfigurationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ExitConfigurationMode::<$model>(instance) }
         }
 
@@ -1817,6 +1917,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *mut f64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals, _qualifiers) }
         }
 
@@ -1826,6 +1928,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions, _qualifiers) }
         }
 
@@ -1835,6 +1939,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
         }
 
@@ -1844,6 +1950,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1853,6 +1961,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *const f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals) }
         }
 
@@ -1862,6 +1972,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1871,6 +1983,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *const f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
         }
 
@@ -1880,6 +1994,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1889,6 +2005,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EvaluateDiscreteStates::<$model>(instance) }
         }
 
@@ -1898,6 +2016,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3UpdateDiscreteStates(instance: Fmi3Instance, _discreteStatesNeedUpdate: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean, _nominalsOfContinuousStatesChanged: *mut Fmi3Boolean, _valuesOfContinuousStatesChanged: *mut Fmi3Boolean, _nextEventTimeDefined: *mut Fmi3Boolean, _nextEventTime: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3UpdateDiscreteStates::<$model>(instance, _discreteStatesNeedUpdate, _terminateSimulation, _nominalsOfContinuousStatesChanged, _valuesOfContinuousStatesChanged, _nextEventTimeDefined, _nextEventTime) }
         }
 
@@ -1907,6 +2027,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterContinuousTimeMode::<$model>(instance) }
         }
 
@@ -1916,6 +2038,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3CompletedIntegratorStep(instance: Fmi3Instance, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, _enterEventMode: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3CompletedIntegratorStep::<$model>(instance, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
         }
 
@@ -1925,6 +2049,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetTime(instance: Fmi3Instance, _time: f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetTime::<$model>(instance, _time) }
         }
 
@@ -1934,6 +2060,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetContinuousStates(instance: Fmi3Instance, _continuousStates: *const f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
         }
 
@@ -1943,6 +2071,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetContinuousStateDerivatives(instance: Fmi3Instance, _derivatives: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetContinuousStateDerivatives::<$model>(instance, _derivatives, _nContinuousStates) }
         }
 
@@ -1952,6 +2082,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetEventIndicators(instance: Fmi3Instance, _eventIndicators: *mut f64, _nEventIndicators: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetEventIndicators::<$model>(instance, _eventIndicators, _nEventIndicators) }
         }
 
@@ -1961,6 +2093,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetContinuousStates(instance: Fmi3Instance, _continuousStates: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
         }
 
@@ -1970,6 +2104,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNominalsOfContinuousStates(instance: Fmi3Instance, _nominals: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNominalsOfContinuousStates::<$model>(instance, _nominals, _nContinuousStates) }
         }
 
@@ -1979,6 +2115,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(instance: Fmi3Instance, _nEventIndicators: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfEventIndicators::<$model>(instance, _nEventIndicators) }
         }
 
@@ -1988,6 +2126,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfContinuousStates(instance: Fmi3Instance, _nContinuousStates: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfContinuousStates::<$model>(instance, _nContinuousStates) }
         }
 
@@ -1997,6 +2137,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterStepMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterStepMode::<$model>(instance) }
         }
 
@@ -2006,6 +2148,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetOutputDerivatives(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _orders: *const i32, _values: *mut f64, _nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetOutputDerivatives::<$model>(instance, _valueReferences, _nValueReferences, _orders, _values, _nValues) }
         }
 
@@ -2015,6 +2159,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3DoStep(instance: Fmi3Instance, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, eventHandlingNeeded: *mut Fmi3Boolean, terminateSimulation: *mut Fmi3Boolean, earlyReturn: *mut Fmi3Boolean, lastSuccessfulTime: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3DoStep::<$model>(instance, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint, eventHandlingNeeded, terminateSimulation, earlyReturn, lastSuccessfulTime) }
         }
 
@@ -2024,6 +2170,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ActivateModelPartition(instance: Fmi3Instance, _clockReference: Fmi3ValueReference, _activationTime: f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ActivateModelPartition::<$model>(instance, _clockReference, _activationTime) }
         }
 

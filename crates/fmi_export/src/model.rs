@@ -1,4 +1,5 @@
 //! What a model must provide to be exported as an FMU by this crate.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

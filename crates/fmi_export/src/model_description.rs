@@ -9,6 +9,7 @@
 //! references. The naming convention is "structured" in both: the names follow the structured
 //! grammar (dotted identifiers with `[i]` indices), FMPy's structured-name check accepts them for
 //! FMI 3.0 too, and interface.md allows FMI 3.0 to use the flattened scalars.
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeSet;
 

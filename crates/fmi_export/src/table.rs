@@ -6,6 +6,7 @@
 //! place (the model's constructor). Arrays are flattened into scalars named `x[1]`, `x[2]`, ...
 //! with consecutive value references, the same in FMI 2.0 and FMI 3.0; value references are
 //! unique across all types.
+#![forbid(unsafe_code)]
 
 use crate::model::{FmuModel, ModelError};
 
