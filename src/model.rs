@@ -219,6 +219,10 @@ impl fmi_export::FmuModel for Model {
     const DESCRIPTION: &'static str = crate::variables::MODEL_DESCRIPTION;
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
+    fn build_table() -> fmi_export::table::Table<Model> {
+        crate::variables::build()
+    }
+
     fn table() -> &'static fmi_export::table::Table<Model> {
         crate::variables::table()
     }
@@ -325,7 +329,7 @@ impl fmi_export::FmuModel for Model {
         );
         let law_list = |page: &mut String, ty: &fmi_export::table::EnumerationType| {
             page.push_str("<ul>\n");
-            for (_, name, description) in &ty.items {
+            for (_, name, description) in ty.items {
                 page.push_str(&format!("<li><code>{name}</code>: {}</li>\n", description.trim()));
             }
             page.push_str("</ul>\n");

@@ -7,9 +7,8 @@
 //! and multi-point pairs (a box: up to 8 points), and an FMU state saved and restored mid-run,
 //! so state that leaked between instances or threads would show.
 //!
-//! No global mutable state: the FMU's own statics are the variable tables and enumeration
-//! types, written once (OnceLock / LazyLock) and read-only after; tests/source_rules.rs keeps it
-//! so. These tests check the consequence.
+//! No global mutable state: each instance owns its variable table, the enumeration types are
+//! constant data, and tests/source_rules.rs keeps it so. These tests check the consequence.
 
 mod support;
 
@@ -324,9 +323,9 @@ fn resident_bytes() -> usize {
 /// contact, or a convex hull read from a file), initialise, inputs, steps, outputs, FMU state
 /// get/serialize/deserialize/free, an error and Reset, free. FMI 3 and FMI 2 by turns.
 fn cycle(n: usize, hull_file: &str, refs: &[u32], values: &[f64]) {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         let fmu = Fmu::new();
-        if n % 4 == 0 {
+        if n.is_multiple_of(4) {
             configure(&fmu, 17);
         } else {
             assert_eq!(fmu.set_enum("geometry_b.shape", 10), Status::Ok);
@@ -408,7 +407,7 @@ fn ten_thousand_instantiate_free_cycles_leave_the_heap_and_the_resident_memory_f
     let resident_warm = resident_bytes();
     for n in WARM..WARM + CYCLES {
         cycle(n, &hull_file, &refs, &values);
-        if (n - WARM + 1) % 1000 == 0 {
+        if (n - WARM + 1).is_multiple_of(1000) {
             heap[(n - WARM + 1) / 1000] = live_bytes();
             resident[(n - WARM + 1) / 1000] = resident_bytes();
         }

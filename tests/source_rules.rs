@@ -1,9 +1,11 @@
 //! Rules about the source code that the compiler does not check on its own, read from the files:
 //!
 //! 1. No global mutable state in the FMUs (src/, crates/, rigid_body/src/): no `static mut`, no
-//!    `thread_local!`, no `lazy_static!`, and every `static` is one of the write-once tables
-//!    listed in [`ALLOWED_STATICS`] (OnceLock / LazyLock: written once on first use, read-only
-//!    after), whose contents have no interior mutability.
+//!    `thread_local!`, no `lazy_static!`, and every `static` is one of those listed in
+//!    [`ALLOWED_STATICS`]: constant enumeration types, and the tools' write-once tables
+//!    (OnceLock, read-only after), whose contents have no interior mutability. The C API never
+//!    touches the latter: each instance owns its table, so that the FMU keeps no process-wide
+//!    heap memory that an importer's dlclose would leak.
 //! 2. No `unsafe` outside the FMI layer: the physics, the block, the files, the model and the
 //!    variable tables of both FMUs, and the generic parts of `fmi_export`, have none.
 //! 3. Every `unsafe` block and `unsafe impl` in the workspace's Rust sources is justified by a
@@ -75,7 +77,7 @@ fn code_of(line: &str) -> String {
                     if chars.next() == Some('\\') {
                         chars.next();
                     }
-                    while let Some(s) = chars.next() {
+                    for s in chars.by_ref() {
                         if s == '\'' {
                             break;
                         }
@@ -138,15 +140,16 @@ fn justified(lines: &[&str], n: usize) -> bool {
     false
 }
 
-/// The write-once statics the FMUs may have: (file, name, type). Each is initialised on first
-/// use by `OnceLock::get_or_init` or `LazyLock` (thread-safe, once) and only read afterwards;
-/// their contents (the variable table, enumeration types) have no interior mutability.
+/// The statics the FMUs may have: (file, name, type). The enumeration types are constant data
+/// (no heap, no interior mutability). The tables are the tools' and tests' copies
+/// (`FmuModel::table`), initialised once by `OnceLock::get_or_init` and only read afterwards;
+/// the C API builds a table per instance instead (`FmuModel::build_table`).
 const ALLOWED_STATICS: [(&str, &str, &str); 8] = [
-    ("src/variables.rs", "SHAPE", "LazyLock<EnumerationType>"),
-    ("src/variables.rs", "NORMAL_LAW", "LazyLock<EnumerationType>"),
-    ("src/variables.rs", "RESTITUTION_MODEL", "LazyLock<EnumerationType>"),
-    ("src/variables.rs", "FRICTION_LAW", "LazyLock<EnumerationType>"),
-    ("src/variables.rs", "MATERIAL_PAIR", "LazyLock<EnumerationType>"),
+    ("src/variables.rs", "SHAPE", "EnumerationType"),
+    ("src/variables.rs", "NORMAL_LAW", "EnumerationType"),
+    ("src/variables.rs", "RESTITUTION_MODEL", "EnumerationType"),
+    ("src/variables.rs", "FRICTION_LAW", "EnumerationType"),
+    ("src/variables.rs", "MATERIAL_PAIR", "EnumerationType"),
     ("src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     ("rigid_body/src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     // The unit tests' model.
@@ -206,6 +209,15 @@ fn the_fmus_have_no_global_mutable_state() {
         for ty in INTERIOR_MUTABILITY {
             if has_word(&code, ty) {
                 problems.push(format!("crates/fmi_export/src/table.rs:{}: {ty} inside the shared variable table", n + 1));
+            }
+        }
+    }
+    // The C API uses each instance's own table, never the process-wide one.
+    for file in ["crates/fmi_export/src/instance.rs", "crates/fmi_export/src/fmi2.rs", "crates/fmi_export/src/fmi3.rs"] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if code_of(line).contains("M::table()") {
+                problems.push(format!("{file}:{}: the C API uses the process-wide table (use the instance's)", n + 1));
             }
         }
     }

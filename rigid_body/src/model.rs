@@ -145,6 +145,10 @@ impl FmuModel for Model {
     const DESCRIPTION: &'static str = "A free 6-DoF rigid body with its frame at the centre of mass, driven by a world-resolved force and torque";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
+    fn build_table() -> Table<Model> {
+        crate::variables::build()
+    }
+
     fn table() -> &'static Table<Model> {
         crate::variables::table()
     }

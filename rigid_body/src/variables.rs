@@ -54,8 +54,13 @@ fn build_table() -> Vec<V> {
     ]
 }
 
-/// The table (built once per process).
+/// A new table; each FMU instance owns one (see `fmi_export::FmuModel::build_table`).
+pub fn build() -> Table<Model> {
+    Table::new(build_table(), vec![])
+}
+
+/// The table for tools and tests, built once per process; the C API never uses it.
 pub fn table() -> &'static Table<Model> {
     static TABLE: OnceLock<Table<Model>> = OnceLock::new();
-    TABLE.get_or_init(|| Table::new(build_table(), vec![]))
+    TABLE.get_or_init(build)
 }

@@ -188,12 +188,13 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
             return fail(format!("fmuType = {fmuType}: {}; instantiate with fmi2CoSimulation", model_exchange::<M>()));
         }
         // SAFETY: a C string or null, by the standard.
+        let table = M::build_table();
         match unsafe { c_str(fmuGUID, "fmuGUID") } {
-            Ok(guid) if guid == M::table().instantiation_token() => {}
+            Ok(guid) if guid == table.instantiation_token() => {}
             Ok(guid) => {
                 return fail(format!(
                     "fmuGUID \"{guid}\" does not match this binary's GUID \"{}\" (modelDescription.xml and binary are from different builds)",
-                    M::table().instantiation_token()
+                    table.instantiation_token()
                 ))
             }
             Err(e) => return fail(e),
@@ -206,7 +207,7 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi2Instantiate: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(logger, resources).into_raw()
+        Instance::<M>::new(table, logger, resources).into_raw()
     })
 }
 
@@ -411,11 +412,11 @@ pub unsafe fn fmi2FreeFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2Fm
 pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::SERIALIZED_FMU_STATE_SIZE, None, |_| {
+        dispatch::<M>(c, table::SERIALIZED_FMU_STATE_SIZE, None, |i| {
             if state.is_null() || size.is_null() {
                 return Err(Failure::error("FMUstate or size is a null pointer"));
             }
-            *size = instance::serialize_state(&*state.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>()).len();
             Ok(Status::Ok)
         })
     }
@@ -426,11 +427,11 @@ pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: F
 pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::SERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(c, table::SERIALIZE_FMU_STATE, None, |i| {
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            let serialized = instance::serialize_state(&*state.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>());
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -445,11 +446,11 @@ pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2Fm
 pub unsafe fn fmi2DeSerializeFMUstate<M: FmuModel>(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::DESERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(c, table::DESERIALIZE_FMU_STATE, None, |i| {
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            let saved = instance::deserialize_state::<M>(slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
+            let saved = instance::deserialize_state::<M>(&i.table, slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
             store_state(state, saved);
             Ok(Status::Ok)
         })

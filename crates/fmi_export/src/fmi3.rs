@@ -16,7 +16,7 @@ use super::logger::{Fmi3LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, FmiResult, Status};
 use crate::model::FmuModel;
-use crate::table::IntKind;
+use crate::table::{IntKind, Table};
 
 /// The types of the exported signatures, for the export macro.
 pub mod abi {
@@ -168,9 +168,9 @@ fn same_count(n_value_references: usize, n_values: usize) -> Result<(), Failure>
 
 /// The answer to a get or set of a type this FMU has no variables of: OK for no value
 /// references, else Error naming the first value reference and the type of its variable.
-fn no_variables_of<M: FmuModel>(requested: &str, vrs: &[Fmi3ValueReference]) -> FmiResult {
+fn no_variables_of<M: FmuModel>(table: &Table<M>, requested: &str, vrs: &[Fmi3ValueReference]) -> FmiResult {
     let Some(vr) = vrs.first() else { return Ok(Status::Ok) };
-    Err(Failure::error(match M::table().scalar(*vr) {
+    Err(Failure::error(match table.scalar(*vr) {
         Some(s) => format!("variable {} (vr {vr}) is of type {}, not {requested}", s.name, s.variable.ty.type_name()),
         None => format!("unknown value reference {vr}"),
     }))
@@ -191,11 +191,11 @@ unsafe fn absent_type<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch and slice.
     unsafe {
-        dispatch::<M>(instance, function, None, |_| {
+        dispatch::<M>(instance, function, None, |i| {
             if let Some(n_values) = n_values {
                 same_count(n_value_references, n_values)?;
             }
-            no_variables_of::<M>(requested, slice(vrs, n_value_references, "valueReferences")?)
+            no_variables_of::<M>(&i.table, requested, slice(vrs, n_value_references, "valueReferences")?)
         })
     }
 }
@@ -306,12 +306,13 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
             return fail(e);
         }
         // SAFETY: a C string or null, by the standard.
+        let table = M::build_table();
         match unsafe { c_str(instantiationToken, "instantiationToken") } {
-            Ok(token) if token == M::table().instantiation_token() => {}
+            Ok(token) if token == table.instantiation_token() => {}
             Ok(token) => {
                 return fail(format!(
                     "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
-                    M::table().instantiation_token()
+                    table.instantiation_token()
                 ))
             }
             Err(e) => return fail(e),
@@ -331,7 +332,7 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi3InstantiateCoSimulation: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(logger, resources).into_raw()
+        Instance::<M>::new(table, logger, resources).into_raw()
     })
 }
 
@@ -858,12 +859,12 @@ pub unsafe fn fmi3GetNumberOfVariableDependencies<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; `nDependencies` checked for null.
     unsafe {
-        dispatch::<M>(instance, table::GET_NUMBER_OF_VARIABLE_DEPENDENCIES, None, |_| {
+        dispatch::<M>(instance, table::GET_NUMBER_OF_VARIABLE_DEPENDENCIES, None, |i| {
             if nDependencies.is_null() {
                 return Err(Failure::error("nDependencies is a null pointer"));
             }
-            let s = M::table().scalar(valueReference).ok_or_else(|| Failure::error(format!("unknown value reference {valueReference}")))?;
-            *nDependencies = M::table().dependencies_of(s).len();
+            let s = i.table.scalar(valueReference).ok_or_else(|| Failure::error(format!("unknown value reference {valueReference}")))?;
+            *nDependencies = i.table.dependencies_of(s).len();
             Ok(Status::Ok)
         })
     }
@@ -884,9 +885,9 @@ pub unsafe fn fmi3GetVariableDependencies<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch and slice_mut.
     unsafe {
-        dispatch::<M>(instance, table::GET_VARIABLE_DEPENDENCIES, None, |_| {
-            let s = M::table().scalar(dependent).ok_or_else(|| Failure::error(format!("unknown value reference {dependent}")))?;
-            let dependencies = M::table().dependencies_of(s);
+        dispatch::<M>(instance, table::GET_VARIABLE_DEPENDENCIES, None, |i| {
+            let s = i.table.scalar(dependent).ok_or_else(|| Failure::error(format!("unknown value reference {dependent}")))?;
+            let dependencies = i.table.dependencies_of(s);
             if nDependencies != dependencies.len() {
                 return Err(Failure::error(format!(
                     "nDependencies = {nDependencies}, but {} (vr {dependent}) has {} dependencies (see fmi3GetNumberOfVariableDependencies)",
@@ -966,11 +967,11 @@ pub unsafe fn fmi3FreeFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: *m
 pub unsafe fn fmi3SerializedFMUStateSize<M: FmuModel>(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::SERIALIZED_FMU_STATE_SIZE, None, |_| {
+        dispatch::<M>(instance, table::SERIALIZED_FMU_STATE_SIZE, None, |i| {
             if FMUState.is_null() || size.is_null() {
                 return Err(Failure::error("FMUState or size is a null pointer"));
             }
-            *size = instance::serialize_state(&*FMUState.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>()).len();
             Ok(Status::Ok)
         })
     }
@@ -986,11 +987,11 @@ pub unsafe fn fmi3SerializeFMUState<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::SERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(instance, table::SERIALIZE_FMU_STATE, None, |i| {
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            let serialized = instance::serialize_state(&*FMUState.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>());
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -1011,11 +1012,11 @@ pub unsafe fn fmi3DeserializeFMUState<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::DESERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(instance, table::DESERIALIZE_FMU_STATE, None, |i| {
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            let saved = instance::deserialize_state::<M>(slice(serializedState, size, "serializedState")?).map_err(Failure::error)?;
+            let saved = instance::deserialize_state::<M>(&i.table, slice(serializedState, size, "serializedState")?).map_err(Failure::error)?;
             store_state(FMUState, saved);
             Ok(Status::Ok)
         })

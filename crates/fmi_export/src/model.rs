@@ -37,7 +37,13 @@ pub trait FmuModel: Clone + Sized + 'static {
     /// DefaultExperiment: start time, stop time, step size [s].
     const DEFAULT_EXPERIMENT: (f64, f64, f64);
 
-    /// The variable table (built once per process).
+    /// A new variable table. Each instance builds and owns one, so that the C API keeps no
+    /// process-wide heap memory: an importer that unloads the library (FMPy does after every
+    /// FreeInstance) gets all of it back.
+    fn build_table() -> Table<Self>;
+
+    /// A process-wide copy of the table, built once, for tools and tests (model descriptions,
+    /// lookups by name). The C API never calls it.
     fn table() -> &'static Table<Self>;
 
     /// A fresh model with every default, looking up relative files in `resources`.
