@@ -4,6 +4,7 @@
 //! names them (shared/spec/interface.md); their `Default` impls are the documented defaults.
 //! [`Block::new`] validates the parameters once, when initialisation ends, and turns them into
 //! typed physics; [`Block::evaluate`] is the per-call work.
+#![forbid(unsafe_code)]
 
 mod parameters;
 

@@ -4,7 +4,8 @@
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
 //! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, and the Python tests (FMPy).
+//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy),
+//!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -15,6 +16,7 @@ mod models;
 mod python;
 mod ssp;
 mod symbols;
+mod valgrind;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -32,7 +34,9 @@ commands:
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
-  test               codegen --check, cargo test --workspace, fmu, ssp, then the Python tests
+  test               codegen --check, cargo test --workspace, fmu, ssp, the Python tests, then
+                     valgrind (memcheck) over a C importer driving every FMU binary
+  valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
   venv               create target/venv with tests/python/requirements.txt";
@@ -43,6 +47,7 @@ enum Task {
     Fmu,
     Ssp { scenarios: Vec<PathBuf> },
     Test,
+    Valgrind,
     Demo,
     Venv,
     Help,
@@ -58,6 +63,7 @@ fn parse(args: &[String]) -> Result<Task> {
             Ok(Task::Ssp { scenarios: scenarios.iter().map(PathBuf::from).collect() })
         }
         ["test"] => Ok(Task::Test),
+        ["valgrind"] => Ok(Task::Valgrind),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
@@ -73,6 +79,7 @@ fn main() -> ExitCode {
         Task::Fmu => fmu::build(),
         Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
+        Task::Valgrind => fmu::build().and_then(|()| valgrind::check().map(|_| ())),
         Task::Demo => demo(),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
         Task::Help => {
@@ -104,6 +111,7 @@ fn test() -> Result {
             .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
+    step("(g) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
     println!("xtask test: every step passed");
     Ok(())
 }
@@ -200,6 +208,7 @@ mod tests {
         assert!(matches!(parse(&args("ssp scenarios/a.toml")), Ok(Task::Ssp { scenarios }) if scenarios == [PathBuf::from("scenarios/a.toml")]));
         assert!(parse(&args("ssp --all")).is_err());
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
+        assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
         assert!(matches!(parse(&args("")), Ok(Task::Help)));

@@ -1,4 +1,5 @@
 //! What a model must provide to be exported as an FMU by this crate.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +8,8 @@ use crate::table::{Reader, Table};
 /// Why a model could not produce its outputs or finish a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelError {
-    /// Numerical trouble (a non-finite result): DoStep answers Discard and keeps the old state.
+    /// Numerical trouble (a non-finite result, or a step too long for the model to take): DoStep
+    /// and the getters answer Discard and keep the old state.
     NotFinite(String),
     /// Anything else (an invalid input or parameter): Error.
     Invalid(String),
@@ -35,7 +37,13 @@ pub trait FmuModel: Clone + Sized + 'static {
     /// DefaultExperiment: start time, stop time, step size [s].
     const DEFAULT_EXPERIMENT: (f64, f64, f64);
 
-    /// The variable table (built once per process).
+    /// A new variable table. Each instance builds and owns one, so that the C API keeps no
+    /// process-wide heap memory: an importer that unloads the library (FMPy does after every
+    /// FreeInstance) gets all of it back.
+    fn build_table() -> Table<Self>;
+
+    /// A process-wide copy of the table, built once, for tools and tests (model descriptions,
+    /// lookups by name). The C API never calls it.
     fn table() -> &'static Table<Self>;
 
     /// A fresh model with every default, looking up relative files in `resources`.

@@ -6,6 +6,7 @@
 //! place (the model's constructor). Arrays are flattened into scalars named `x[1]`, `x[2]`, ...
 //! with consecutive value references, the same in FMI 2.0 and FMI 3.0; value references are
 //! unique across all types.
+#![forbid(unsafe_code)]
 
 use crate::model::{FmuModel, ModelError};
 
@@ -45,13 +46,14 @@ impl Variability {
     }
 }
 
-/// An enumeration type as it appears in TypeDefinitions.
+/// An enumeration type as it appears in TypeDefinitions: constant data, so that a model's
+/// enumeration types can be plain statics that own no heap memory.
 #[derive(Debug)]
 pub struct EnumerationType {
     pub name: &'static str,
     pub description: &'static str,
     /// (value, name, description) of each item.
-    pub items: Vec<(i64, &'static str, &'static str)>,
+    pub items: &'static [(i64, &'static str, &'static str)],
 }
 
 /// The value type of a variable, with the attributes that belong to it.
@@ -105,7 +107,8 @@ pub enum Dependencies {
     AllInputs,
 }
 
-/// One (possibly array-valued) variable of the interface.
+/// One (possibly array-valued) variable of the interface: names, numbers and function pointers
+/// only, so it is `Copy` and each scalar of a table carries its variable by value.
 #[derive(Debug)]
 pub struct Variable<M> {
     /// Base name; elements of arrays are named `name[i]`, i from 1.
@@ -121,6 +124,14 @@ pub struct Variable<M> {
     pub access: Access<M>,
     pub dependencies: Dependencies,
 }
+
+impl<M> Clone for Variable<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for Variable<M> {}
 
 impl<M> Variable<M> {
     /// A Float64 variable; parameters are fixed, outputs continuous and dependent on every input.
@@ -246,7 +257,8 @@ impl<M> Variable<M> {
 /// One scalar of the flattened table.
 #[derive(Debug)]
 pub struct Scalar<M: 'static> {
-    pub variable: &'static Variable<M>,
+    /// The variable the scalar belongs to (a copy: the table owns everything it describes).
+    pub variable: Variable<M>,
     /// 0-based element within the variable.
     pub element: usize,
     pub vr: u32,
@@ -260,9 +272,11 @@ impl<M> Scalar<M> {
     }
 }
 
-/// The whole table of one model, with its lookup index and instantiation token.
+/// The whole table of one model, with its lookup index and instantiation token. It owns all
+/// its memory: each FMU instance holds its own table, so that nothing outlives the instances
+/// when an importer unloads the library (a process-wide table would be leaked by every dlclose).
 pub struct Table<M: 'static> {
-    variables: &'static [Variable<M>],
+    variables: Vec<Variable<M>>,
     scalars: Vec<Scalar<M>>,
     /// Position in `scalars` by value reference.
     by_vr: Vec<Option<u32>>,
@@ -472,16 +486,27 @@ impl<M: FmuModel> Table<M> {
     }
 }
 
+/// The start value of `s` in `model` (a fresh one), as the model description writes it.
+fn start_value_in<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Option<String> {
+    if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
+        return None;
+    }
+    Some(match s.variable.access {
+        Access::Float(access) => format_real(access(model)[s.element]),
+        Access::Int(access) => access(model).to_string(),
+        Access::Bool(access) => access(model).to_string(),
+        Access::Str(access) => access(model).clone(),
+    })
+}
+
 impl<M: FmuModel> Table<M> {
-    /// Builds the table of a model from its variables and enumeration types. The variables live
-    /// for the rest of the process (a model's table is built once).
+    /// Builds the table of a model from its variables and enumeration types.
     ///
     /// Panics when a value reference is used twice: a table with that mistake cannot describe
     /// any FMU.
     pub fn new(variables: Vec<Variable<M>>, enumerations: Vec<&'static EnumerationType>) -> Table<M> {
-        let variables: &'static [Variable<M>] = Box::leak(variables.into_boxed_slice());
         let mut scalars = Vec::new();
-        for variable in variables {
+        for &variable in &variables {
             for element in 0..variable.size {
                 let name = if variable.size == 1 { variable.name.to_string() } else { format!("{}[{}]", variable.name, element + 1) };
                 scalars.push(Scalar { variable, element, vr: variable.vr + element as u32, name });
@@ -499,8 +524,8 @@ impl<M: FmuModel> Table<M> {
     }
 
     /// Every variable, in declaration order.
-    pub fn variables(&self) -> &'static [Variable<M>] {
-        self.variables
+    pub fn variables(&self) -> &[Variable<M>] {
+        &self.variables
     }
 
     /// Every scalar of the flattened table, in declaration order.
@@ -558,38 +583,33 @@ impl<M: FmuModel> Table<M> {
 
     /// A start value as text, read from a fresh model; `None` for outputs and time.
     pub fn start_value(&self, s: &Scalar<M>) -> Option<String> {
-        if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
-            return None;
-        }
-        let mut model = M::new(None);
-        Some(match s.variable.access {
-            Access::Float(access) => format_real(access(&mut model)[s.element]),
-            Access::Int(access) => access(&mut model).to_string(),
-            Access::Bool(access) => access(&mut model).to_string(),
-            Access::Str(access) => access(&mut model).clone(),
-        })
+        start_value_in(&mut M::new(None), s)
     }
 
     /// A canonical text of the whole interface: every attribute of every scalar and every item.
+    /// Each instance builds its table, so this reads the start values from one fresh model.
     fn interface_text(&self) -> String {
+        use std::fmt::Write;
+        let mut model = M::new(None);
         let mut text = format!("{}\n", M::NAME);
         for s in &self.scalars {
             let v = s.variable;
-            text.push_str(&format!(
-                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}\n",
+            let _ = writeln!(
+                text,
+                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}",
                 s.name,
                 s.vr,
                 v.causality.as_str(),
                 v.variability.as_str(),
                 v.ty,
-                self.start_value(s),
+                start_value_in(&mut model, s),
                 v.description,
                 v.dependencies
-            ));
+            );
         }
         for ty in &self.enumerations {
-            for (value, name, _) in &ty.items {
-                text.push_str(&format!("{}|{value}|{name}\n", ty.name));
+            for (value, name, _) in ty.items {
+                let _ = writeln!(text, "{}|{value}|{name}", ty.name);
             }
         }
         text
@@ -597,8 +617,11 @@ impl<M: FmuModel> Table<M> {
 
     fn compute_token(&self) -> String {
         let text = self.interface_text();
-        let hi = fnv1a(FNV_OFFSET, text.as_bytes());
-        let lo = fnv1a(0x8422_2325_cbf2_9ce4, text.as_bytes());
+        // The two hashes in one pass: two independent chains of multiplications run side by
+        // side (every instance computes its table's token, so this is on Instantiate's path).
+        let (hi, lo) = text.as_bytes().iter().fold((FNV_OFFSET, 0x8422_2325_cbf2_9ce4), |(hi, lo), b| {
+            ((hi ^ u64::from(*b)).wrapping_mul(FNV_PRIME), (lo ^ u64::from(*b)).wrapping_mul(FNV_PRIME))
+        });
         format!("{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}", hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48, lo & 0xffff_ffff_ffff)
     }
 
@@ -682,10 +705,11 @@ pub fn format_real(x: f64) -> String {
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a 64-bit over `bytes`, starting from `seed`.
 fn fnv1a(seed: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(seed, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+    bytes.iter().fold(seed, |h, b| (h ^ u64::from(*b)).wrapping_mul(FNV_PRIME))
 }
 
 const STATE_MAGIC: &[u8; 8] = b"FMUSTAT1";
