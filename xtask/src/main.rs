@@ -7,8 +7,11 @@
 //! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, and the Python tests (FMPy).
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
+//! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
+//!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
 
+mod bench;
 mod codegen;
 mod fmu;
 mod models;
@@ -35,6 +38,10 @@ commands:
   test               codegen --check, cargo test --workspace, fmu, ssp, then the Python tests
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
+  bench [--quick] [FILTER]
+                     fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
+                     and the table of time per evaluation and ratio to sphere-plane
+                     (--quick: criterion's quick mode; FILTER: criterion's name filter)
   venv               create target/venv with tests/python/requirements.txt";
 
 #[derive(Debug)]
@@ -44,6 +51,7 @@ enum Task {
     Ssp { scenarios: Vec<PathBuf> },
     Test,
     Demo,
+    Bench { quick: bool, filter: Option<String> },
     Venv,
     Help,
 }
@@ -60,6 +68,15 @@ fn parse(args: &[String]) -> Result<Task> {
         ["test"] => Ok(Task::Test),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
+        ["bench", rest @ ..] => {
+            let quick = rest.contains(&"--quick");
+            let others: Vec<&str> = rest.iter().copied().filter(|a| *a != "--quick").collect();
+            match others.as_slice() {
+                [] => Ok(Task::Bench { quick, filter: None }),
+                [filter] if !filter.starts_with('-') => Ok(Task::Bench { quick, filter: Some(filter.to_string()) }),
+                _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
+            }
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -74,6 +91,7 @@ fn main() -> ExitCode {
         Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
         Task::Demo => demo(),
+        Task::Bench { quick, filter } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
         Task::Help => {
             println!("{USAGE}");
@@ -202,6 +220,9 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
+        assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None })));
+        assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f) }) if f == "pair"));
+        assert!(parse(&args("bench --fast")).is_err());
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }
