@@ -163,7 +163,7 @@ impl<'a, 'l> Cycle<'a, 'l> {
     fn set_inputs(&mut self) {
         self.k += 1;
         // B bobs by a micrometre: every cycle's inputs differ from the last.
-        self.values[15] += if self.k % 2 == 0 { 1e-6 } else { -1e-6 };
+        self.values[15] += if self.k.is_multiple_of(2) { 1e-6 } else { -1e-6 };
         // SAFETY: a live instance and arrays of the stated lengths.
         unsafe {
             assert_eq!((self.api.set_real)(self.c, self.inputs.as_ptr(), 26, self.values.as_ptr()), 0);

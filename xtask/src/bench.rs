@@ -5,6 +5,7 @@
 //! mode, FILTER its name filter), then prints one table of every result in the benchmarks' own
 //! order: the time per evaluation (criterion's median), its ratio to the sphere-plane
 //! evaluation, and for the benchmarks that evaluate many points the points per second.
+//! `cargo xtask bench --table` prints the table of the last results without running anything.
 
 use std::collections::HashMap;
 use std::fs;
@@ -34,6 +35,13 @@ pub fn run_benchmarks(quick: bool, filter: Option<&str>) -> Result {
         command.arg(filter);
     }
     run(command.env("CRITERION_HOME", &home).current_dir(root()))?;
+    print_table()
+}
+
+/// Prints the table of the results criterion last wrote (`$CRITERION_HOME`, else
+/// target/criterion).
+pub fn print_table() -> Result {
+    let home = std::env::var_os("CRITERION_HOME").map(PathBuf::from).unwrap_or_else(criterion_home);
     let rows = collect(&home)?;
     println!("\n{}", table(&rows));
     Ok(())

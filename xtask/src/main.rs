@@ -41,7 +41,8 @@ commands:
   bench [--quick] [FILTER]
                      fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
                      and the table of time per evaluation and ratio to sphere-plane
-                     (--quick: criterion's quick mode; FILTER: criterion's name filter)
+                     (--quick: criterion's quick mode; FILTER: criterion's name filter;
+                     bench --table: only the table of the last results)
   venv               create target/venv with tests/python/requirements.txt";
 
 #[derive(Debug)]
@@ -51,7 +52,7 @@ enum Task {
     Ssp { scenarios: Vec<PathBuf> },
     Test,
     Demo,
-    Bench { quick: bool, filter: Option<String> },
+    Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Help,
 }
@@ -68,12 +69,13 @@ fn parse(args: &[String]) -> Result<Task> {
         ["test"] => Ok(Task::Test),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
+        ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
         ["bench", rest @ ..] => {
             let quick = rest.contains(&"--quick");
             let others: Vec<&str> = rest.iter().copied().filter(|a| *a != "--quick").collect();
             match others.as_slice() {
-                [] => Ok(Task::Bench { quick, filter: None }),
-                [filter] if !filter.starts_with('-') => Ok(Task::Bench { quick, filter: Some(filter.to_string()) }),
+                [] => Ok(Task::Bench { quick, filter: None, table_only: false }),
+                [filter] if !filter.starts_with('-') => Ok(Task::Bench { quick, filter: Some(filter.to_string()), table_only: false }),
                 _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
             }
         }
@@ -91,7 +93,8 @@ fn main() -> ExitCode {
         Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
         Task::Demo => demo(),
-        Task::Bench { quick, filter } => bench::run_benchmarks(quick, filter.as_deref()),
+        Task::Bench { table_only: true, .. } => bench::print_table(),
+        Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
         Task::Help => {
             println!("{USAGE}");
@@ -220,8 +223,9 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
-        assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None })));
-        assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f) }) if f == "pair"));
+        assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
+        assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));
+        assert!(matches!(parse(&args("bench --table")), Ok(Task::Bench { table_only: true, .. })));
         assert!(parse(&args("bench --fast")).is_err());
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));

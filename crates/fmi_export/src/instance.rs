@@ -104,6 +104,9 @@ impl<M: FmuModel> Instance<M> {
 
     /// Logs the warnings the model collected.
     pub fn flush_warnings(&mut self) {
+        if !self.model.has_warnings() {
+            return;
+        }
         let warnings = self.model.take_warnings();
         for warning in warnings {
             self.logger.log(Status::Warning, &warning);
@@ -177,24 +180,21 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_floats(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult {
-        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = M::table().get_float(&mut self.model, *vr).map_err(variable_failure)?;
-        }
+        M::table().get_floats(&mut self.model, vrs, values).map_err(variable_failure)?;
         self.flush_warnings();
         Ok(Status::Ok)
     }
 
     pub fn set_floats(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult {
         let phase = self.set_phase();
-        for (vr, value) in vrs.iter().zip(values) {
-            M::table().set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
-        }
+        M::table().set_floats(&mut self.model, vrs, values, phase).map_err(variable_failure)?;
         Ok(Status::Ok)
     }
 
     pub fn get_ints<T>(&mut self, vrs: &[u32], values: &mut [T], kind: IntKind, convert: impl Fn(i64) -> T) -> FmiResult {
+        let (table, mut fresh) = (M::table(), false);
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(M::table().get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
+            *value = convert(table.get_int_once(&mut self.model, *vr, kind, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -209,8 +209,9 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
+        let (table, mut fresh) = (M::table(), false);
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(M::table().get_bool(&mut self.model, *vr).map_err(variable_failure)?);
+            *value = convert(table.get_bool_once(&mut self.model, *vr, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)

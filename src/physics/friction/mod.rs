@@ -83,6 +83,16 @@ impl FrictionLaw {
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
     pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
         let mu_over_speed = match self {
+            // Without a normal force the velocity-based laws carry nothing: no mu(v) to compute.
+            FrictionLaw::None
+            | FrictionLaw::SmoothStickSlip(_)
+            | FrictionLaw::AdamsCoulomb(_)
+            | FrictionLaw::Tanh(_)
+            | FrictionLaw::Stribeck(_)
+                if normal_force <= 0.0 =>
+            {
+                return TangentialForce { force: Vec3::zeros(), sticking: None };
+            }
             FrictionLaw::None
             | FrictionLaw::SmoothStickSlip(_)
             | FrictionLaw::AdamsCoulomb(_)
