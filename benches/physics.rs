@@ -83,12 +83,19 @@ fn bench_scene(c: &mut Criterion, order: &mut Order, group: &str, id: &str, scen
 /// points the pair gives).
 fn bench_points(c: &mut Criterion, order: &mut Order, group: &str, id: &str, scene: impl FnOnce() -> Scene, points: Option<usize>) {
     let profile = common::profile_iterations(&format!("{group}/{id}"));
-    if profile == Some(0) {
+    let geometry_profile = if group == "pair" { common::profile_iterations(&format!("geometry/{id}")) } else { None };
+    if profile == Some(0) && geometry_profile.unwrap_or(0) == 0 {
         return;
     }
     let mut scene = scene();
     let points = points.unwrap_or_else(|| scene.points());
     order.add(group, id, points);
+    if let Some(iterations) = geometry_profile.filter(|n| *n > 0) {
+        for _ in 0..iterations {
+            black_box(scene.geometry());
+        }
+        return;
+    }
     if let Some(iterations) = profile {
         for _ in 0..iterations {
             black_box(scene.evaluate());

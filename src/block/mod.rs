@@ -286,6 +286,20 @@ impl Block {
         let leaf = |range: std::ops::Range<usize>| {
             let mut sums = Sums::default();
             for id in range {
+                if skip_apart {
+                    // On a plane the separation alone tells an apart point, which matters only
+                    // if it is the deepest so far.
+                    if let Some(separation) = queries.plane_separation(id) {
+                        if separation >= 0.0 {
+                            if sums.deepest.as_ref().is_none_or(|d| separation < d.separation) {
+                                if let Some(cp) = queries.contact(id) {
+                                    sums.consider_deepest(&cp);
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
                 let Some(cp) = queries.contact(id) else { continue };
                 if skip_apart && cp.separation >= 0.0 {
                     sums.consider_deepest(&cp);
@@ -310,7 +324,7 @@ impl Block {
     /// The block's outputs from the sums over its points.
     #[inline]
     fn finish(&self, sums: &Sums, body_a: &BodyState, body_b: &BodyState, out: &mut Outputs) {
-        let Sums { force_b, torque_a, torque_b, friction: friction_sum, weighted_point, normal_force, points, sticking, deepest, .. } = *sums;
+        let Sums { force_b, torque_a, torque_b, friction: friction_sum, weighted_point, normal_force, points, sticking, ref deepest, .. } = *sums;
         out.frame_b = Wrench { f_0: force_b.into(), t_0: torque_b.into() };
         out.frame_a = Wrench { f_0: (-force_b).into(), t_0: torque_a.into() };
         out.active = points > 0;

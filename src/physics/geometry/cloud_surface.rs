@@ -59,6 +59,15 @@ impl Frames {
         }
     }
 
+    /// The separation of cloud point `p` from a plane base (exactly the one [`Frames::contact`]
+    /// gives it), without the rest of its contact; `None` for other bases.
+    #[inline]
+    pub(super) fn plane_separation(&self, p: &Vec3) -> Option<f64> {
+        let n = self.plane_normal?;
+        let p_w = self.cloud_r + self.cloud_m * p;
+        Some((p_w - self.base_r).dot(&n))
+    }
+
     /// The contact of cloud point `p` (in the cloud's frame) with id `id`: the one surface query,
     /// with the witnesses `s` on the base and `p` on the cloud, the base's outward normal at `s`
     /// and the signed distance.

@@ -277,6 +277,13 @@ impl PointQueries<'_> {
         self.points.is_empty()
     }
 
+    /// The separation of point `id` when the base is a plane, computed as [`PointQueries::contact`]
+    /// computes it (the same number) but without the rest of the contact; `None` otherwise.
+    #[inline]
+    pub fn plane_separation(&self, id: usize) -> Option<f64> {
+        self.frames.plane_separation(&self.points[id])
+    }
+
     /// The contact point with id `id < len()`; `None` if the base shape has no surface query
     /// (never for a validated pair).
     #[inline]
