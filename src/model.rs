@@ -280,6 +280,10 @@ impl fmi_export::FmuModel for Model {
         Model::take_warnings(self).collect()
     }
 
+    fn has_warnings(&self) -> bool {
+        !self.warnings.is_empty()
+    }
+
     /// The stateful laws' point states: a count, then per point the deflection (3 numbers), the
     /// onset speed and the slipping flag.
     fn write_internal_state(&self, out: &mut Vec<u8>) {

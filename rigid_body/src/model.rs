@@ -240,6 +240,10 @@ impl FmuModel for Model {
         std::mem::take(&mut self.warnings)
     }
 
+    fn has_warnings(&self) -> bool {
+        !self.warnings.is_empty()
+    }
+
     /// Whether the motion has started, then r, q (w, x, y, z), v and w.
     fn write_internal_state(&self, out: &mut Vec<u8>) {
         out.push(u8::from(self.state.is_some()));

@@ -8,8 +8,11 @@
 //!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
+//! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
+//!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
 
+mod bench;
 mod codegen;
 mod fmu;
 mod models;
@@ -39,6 +42,11 @@ commands:
   valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
+  bench [--quick] [FILTER]
+                     fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
+                     and the table of time per evaluation and ratio to sphere-plane
+                     (--quick: criterion's quick mode; FILTER: criterion's name filter;
+                     bench --table: only the table of the last results)
   venv               create target/venv with tests/python/requirements.txt";
 
 #[derive(Debug)]
@@ -49,6 +57,7 @@ enum Task {
     Test,
     Valgrind,
     Demo,
+    Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Help,
 }
@@ -66,6 +75,16 @@ fn parse(args: &[String]) -> Result<Task> {
         ["valgrind"] => Ok(Task::Valgrind),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
+        ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
+        ["bench", rest @ ..] => {
+            let quick = rest.contains(&"--quick");
+            let others: Vec<&str> = rest.iter().copied().filter(|a| *a != "--quick").collect();
+            match others.as_slice() {
+                [] => Ok(Task::Bench { quick, filter: None, table_only: false }),
+                [filter] if !filter.starts_with('-') => Ok(Task::Bench { quick, filter: Some(filter.to_string()), table_only: false }),
+                _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
+            }
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -81,6 +100,8 @@ fn main() -> ExitCode {
         Task::Test => test(),
         Task::Valgrind => fmu::build().and_then(|()| valgrind::check().map(|_| ())),
         Task::Demo => demo(),
+        Task::Bench { table_only: true, .. } => bench::print_table(),
+        Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
         Task::Help => {
             println!("{USAGE}");
@@ -211,6 +232,10 @@ mod tests {
         assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
+        assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
+        assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));
+        assert!(matches!(parse(&args("bench --table")), Ok(Task::Bench { table_only: true, .. })));
+        assert!(parse(&args("bench --fast")).is_err());
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }

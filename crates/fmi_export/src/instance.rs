@@ -109,6 +109,9 @@ impl<M: FmuModel> Instance<M> {
 
     /// Logs the warnings the model collected.
     pub fn flush_warnings(&mut self) {
+        if !self.model.has_warnings() {
+            return;
+        }
         let warnings = self.model.take_warnings();
         for warning in warnings {
             self.logger.log(Status::Warning, &warning);
@@ -187,24 +190,21 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_floats(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult {
-        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = self.table.get_float(&mut self.model, *vr).map_err(variable_failure)?;
-        }
+        self.table.get_floats(&mut self.model, vrs, values).map_err(variable_failure)?;
         self.flush_warnings();
         Ok(Status::Ok)
     }
 
     pub fn set_floats(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult {
         let phase = self.set_phase();
-        for (vr, value) in vrs.iter().zip(values) {
-            self.table.set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
-        }
+        self.table.set_floats(&mut self.model, vrs, values, phase).map_err(variable_failure)?;
         Ok(Status::Ok)
     }
 
     pub fn get_ints<T>(&mut self, vrs: &[u32], values: &mut [T], kind: IntKind, convert: impl Fn(i64) -> T) -> FmiResult {
+        let mut fresh = false;
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(self.table.get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
+            *value = convert(self.table.get_int_once(&mut self.model, *vr, kind, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -219,8 +219,9 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
+        let mut fresh = false;
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(self.table.get_bool(&mut self.model, *vr).map_err(variable_failure)?);
+            *value = convert(self.table.get_bool_once(&mut self.model, *vr, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)

@@ -77,6 +77,12 @@ pub trait FmuModel: Clone + Sized + 'static {
     /// Warnings collected since the last call, for the caller to log.
     fn take_warnings(&mut self) -> Vec<String>;
 
+    /// False when [`FmuModel::take_warnings`] would give nothing: every call asks, so a model
+    /// that answers spares the hot path an empty vector.
+    fn has_warnings(&self) -> bool {
+        true
+    }
+
     /// Appends the state that is not in the variable table (for example friction deflections)
     /// to a serialized FMU state.
     fn write_internal_state(&self, _out: &mut Vec<u8>) {}

@@ -280,9 +280,29 @@ pub struct Table<M: 'static> {
     scalars: Vec<Scalar<M>>,
     /// Position in `scalars` by value reference.
     by_vr: Vec<Option<u32>>,
+    /// The Float64 scalars by value reference, flat: what a get or set of many reals needs
+    /// without following the scalar to its variable (see [`Table::get_floats`]).
+    floats: Vec<FloatSlot<M>>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
+
+/// A Float64 scalar's accessor, element and causality, or `None` for any other value reference.
+struct FloatSlot<M> {
+    access: Option<fn(&mut M) -> &mut [f64]>,
+    element: u32,
+    /// Index of the variable: consecutive scalars of one variable share its accessor's slice.
+    variable: u32,
+    causality: Causality,
+}
+
+impl<M> Clone for FloatSlot<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for FloatSlot<M> {}
 
 /// What the caller is allowed to set at this point of the FMU's life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,12 +368,13 @@ fn wrong_type<M>(s: &Scalar<M>, requested: &'static str) -> VariableError {
     VariableError::WrongType { name: s.name.clone(), declared: s.variable.ty.type_name(), requested }
 }
 
-/// Brings the outputs up to date before an output is read.
-fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<(), VariableError> {
+/// Brings the outputs up to date before an output is read; true when it did.
+fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<bool, VariableError> {
     if s.variable.causality == Causality::Output {
         model.update_outputs().map_err(VariableError::Model)?;
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 fn check_settable<M>(s: &Scalar<M>, phase: SetPhase) -> Result<(), VariableError> {
@@ -419,12 +440,93 @@ impl<M: FmuModel> Table<M> {
         Ok(())
     }
 
+    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is one flat
+    /// lookup and the accessor, and the outputs are brought up to date at most once per call
+    /// (nothing can change them between two scalars of one get). The first refused scalar stops
+    /// the call with its error, as [`Table::get_float`] would give it.
+    pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
+        let n = vrs.len().min(values.len());
+        let mut fresh = false;
+        let mut i = 0;
+        while i < n {
+            let Some(FloatSlot { access: Some(access), variable, causality, .. }) = self.floats.get(vrs[i] as usize).copied() else {
+                values[i] = self.get_float(model, vrs[i])?;
+                i += 1;
+                continue;
+            };
+            if !fresh && causality == Causality::Output {
+                model.update_outputs().map_err(VariableError::Model)?;
+                fresh = true;
+            }
+            // This scalar and the ones after it of the same variable read one slice.
+            let slice = access(model);
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable => values[i] = slice[slot.element as usize],
+                    _ => break,
+                }
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the Float64 scalars `vrs` to `values` (pairwise), with the checks of
+    /// [`Table::set_float`]; the model hears of changed inputs and parameters once per call,
+    /// also when a refused scalar stops the call after others were set.
+    pub fn set_floats(&self, model: &mut M, vrs: &[u32], values: &[f64], phase: SetPhase) -> Result<(), VariableError> {
+        let n = vrs.len().min(values.len());
+        let mut inputs = false;
+        let mut result = Ok(());
+        let mut i = 0;
+        while i < n {
+            let slot = self.floats.get(vrs[i] as usize).copied();
+            let (Some(FloatSlot { access: Some(access), variable, causality: Causality::Input, .. }), true) = (slot, values[i].is_finite()) else {
+                // Anything but a finite input: the scalar path, with its checks and messages (it
+                // tells the model of a change itself).
+                if let Err(e) = self.set_float(model, vrs[i], values[i], phase) {
+                    result = Err(e);
+                    break;
+                }
+                i += 1;
+                continue;
+            };
+            // This scalar and the finite ones after it of the same input write one slice.
+            let slice = access(model);
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable && values[i].is_finite() => {
+                        let current = &mut slice[slot.element as usize];
+                        if *current != values[i] {
+                            *current = values[i];
+                            inputs = true;
+                        }
+                    }
+                    _ => break,
+                }
+                i += 1;
+            }
+        }
+        if inputs {
+            model.inputs_changed();
+        }
+        result
+    }
+
     pub fn get_int(&self, model: &mut M, vr: u32, kind: IntKind) -> Result<i64, VariableError> {
+        self.get_int_once(model, vr, kind, &mut false)
+    }
+
+    /// [`Table::get_int`], bringing the outputs up to date only while `*fresh` is false (then
+    /// setting it): a get of many scalars updates them once.
+    pub fn get_int_once(&self, model: &mut M, vr: u32, kind: IntKind, fresh: &mut bool) -> Result<i64, VariableError> {
         let s = self.lookup(vr)?;
         let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
             return Err(wrong_type(s, int_name(kind)));
         };
-        prepare_get(model, s)?;
+        if !*fresh {
+            *fresh = prepare_get(model, s)?;
+        }
         Ok(*access(model))
     }
 
@@ -448,9 +550,17 @@ impl<M: FmuModel> Table<M> {
     }
 
     pub fn get_bool(&self, model: &mut M, vr: u32) -> Result<bool, VariableError> {
+        self.get_bool_once(model, vr, &mut false)
+    }
+
+    /// [`Table::get_bool`], bringing the outputs up to date only while `*fresh` is false (see
+    /// [`Table::get_int_once`]).
+    pub fn get_bool_once(&self, model: &mut M, vr: u32, fresh: &mut bool) -> Result<bool, VariableError> {
         let s = self.lookup(vr)?;
         let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
-        prepare_get(model, s)?;
+        if !*fresh {
+            *fresh = prepare_get(model, s)?;
+        }
         Ok(*access(model))
     }
 
@@ -518,7 +628,15 @@ impl<M: FmuModel> Table<M> {
             assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
             by_vr[s.vr as usize] = Some(i as u32);
         }
-        let mut table = Table { variables, scalars, by_vr, enumerations, token: String::new() };
+        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
+        let mut floats = vec![none; max_vr + 1];
+        for s in &scalars {
+            if let Access::Float(access) = s.variable.access {
+                let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
+                floats[s.vr as usize] = FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
+            }
+        }
+        let mut table = Table { variables, scalars, by_vr, floats, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
