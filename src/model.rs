@@ -26,6 +26,11 @@ impl std::fmt::Display for ModelError {
     }
 }
 
+/// The most sub-steps of `solver.max_step` one DoStep takes (a fraction of a second of work): a
+/// longer step is discarded instead of running for years (the fuzzer found DoStep(0, 1e300)
+/// looping 2^64 times).
+pub const MAX_SUBSTEPS: f64 = 1e6;
+
 #[derive(Clone, Debug)]
 pub struct Model {
     pub parameters: Parameters,
@@ -164,6 +169,13 @@ impl Model {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         if block.is_stateful() {
+            let max_step = self.parameters.solver_max_step;
+            if step / max_step > MAX_SUBSTEPS {
+                return Err(ModelError::NotFinite(format!(
+                    "a step of {step} s takes more than {MAX_SUBSTEPS:e} sub-steps of solver.max_step = {max_step} s; \
+                     take shorter communication steps or raise solver.max_step"
+                )));
+            }
             self.states_before.clone_from(&self.states);
             block.advance(&self.inputs, &mut self.scratch, &mut self.states, step).map_err(ModelError::Input)?;
             self.outputs_valid = false;

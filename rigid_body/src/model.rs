@@ -11,6 +11,11 @@ use crate::{RigidBody, State, Vec3, DEFAULT_GRAVITY};
 /// Quaternion norms further than this from 1 are normalised with a warning.
 const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
 
+/// The most sub-steps of `solver.max_step` one DoStep takes (a fraction of a second of work): a
+/// longer step is discarded instead of running for years (the fuzzer found DoStep(0, 1e300)
+/// looping 2^64 times).
+pub const MAX_SUBSTEPS: f64 = 1e6;
+
 /// Parameters as the user sets them; `Default` holds the documented defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameters {
@@ -179,6 +184,17 @@ impl FmuModel for Model {
     }
 
     fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+        let max_step = self.parameters.max_step;
+        // Checked at initialisation, but a deserialized FMU state brings its own parameters.
+        if max_step.is_nan() || max_step <= 0.0 {
+            return Err(ModelError::Invalid(format!("solver.max_step = {max_step}: must be > 0")));
+        }
+        if step.abs() / max_step > MAX_SUBSTEPS {
+            return Err(ModelError::NotFinite(format!(
+                "a step of {step} s takes more than {MAX_SUBSTEPS:e} sub-steps of solver.max_step = {max_step} s; \
+                 take shorter communication steps or raise solver.max_step"
+            )));
+        }
         let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
         body.step(&mut state, force, torque, step, self.parameters.max_step);

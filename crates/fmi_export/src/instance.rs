@@ -153,6 +153,11 @@ impl<M: FmuModel> Instance<M> {
         if h <= 0.0 {
             return Err(Failure::error(format!("communicationStepSize = {h} must be > 0")));
         }
+        if !(t + h).is_finite() {
+            return Err(Failure::error(format!(
+                "currentCommunicationPoint + communicationStepSize = {t} + {h} overflows: the step would end at an infinite time"
+            )));
+        }
         let now = self.model.time();
         if (t - now).abs() > 1e-9 * t.abs().max(h).max(1.0) {
             return Err(Failure::error(format!(

@@ -7,7 +7,8 @@ use crate::table::{Reader, Table};
 /// Why a model could not produce its outputs or finish a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelError {
-    /// Numerical trouble (a non-finite result): DoStep answers Discard and keeps the old state.
+    /// Numerical trouble (a non-finite result, or a step too long for the model's sub-step
+    /// budget): DoStep answers Discard and keeps the old state.
     NotFinite(String),
     /// Anything else (an invalid input or parameter): Error.
     Invalid(String),

@@ -1,0 +1,188 @@
+//! What the `c_api` fuzz target (fuzz/README.md) found in ContactForce, each replayed through the
+//! same C API sequence as the minimised input, with the invariant the harness asserts. RigidBody's
+//! findings are replayed in rigid_body/tests/fuzz_regressions.rs.
+
+use std::ffi::{c_int, CString};
+use std::time::{Duration, Instant};
+
+use contact_force::fmi::fmi2::*;
+use contact_force::fmi::fmi3::*;
+use contact_force::fmi::status::Status;
+use contact_force::variables;
+
+fn vr(name: &str) -> u32 {
+    variables::scalars().iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no variable {name}")).vr
+}
+
+/// A step may take a while, never forever: the fuzzer's hang limit is 10 s with AddressSanitizer.
+const PROMPT: Duration = Duration::from_secs(5);
+
+/// An FMI 2 instance made the usual way, freed on drop.
+/// The callbacks live as long as the instance (the FMU may keep a pointer to them).
+struct Fmu2(Fmi2Component, #[allow(dead_code)] Box<Fmi2CallbackFunctions>);
+
+impl Fmu2 {
+    fn new() -> Fmu2 {
+        let functions =
+            Box::new(Fmi2CallbackFunctions { logger: None, allocate_memory: None, free_memory: None, step_finished: None, component_environment: std::ptr::null_mut() });
+        let name = CString::new("instance").unwrap();
+        let guid = CString::new(variables::instantiation_token()).unwrap();
+        // SAFETY: valid strings; the callbacks outlive the instance.
+        let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), std::ptr::null(), &*functions, 0, 0) };
+        assert!(!c.is_null());
+        Fmu2(c, functions)
+    }
+
+    fn set(&self, name: &str, value: f64) {
+        // SAFETY: a live instance, one value.
+        assert_eq!(unsafe { fmi2SetReal(self.0, &vr(name), 1, &value) }, Status::Ok, "set {name} = {value}");
+    }
+
+    fn set_int(&self, name: &str, value: c_int) {
+        // SAFETY: a live instance, one value.
+        assert_eq!(unsafe { fmi2SetInteger(self.0, &vr(name), 1, &value) }, Status::Ok, "set {name} = {value}");
+    }
+
+    fn initialize(&self, start: f64) {
+        // SAFETY: a live instance.
+        unsafe {
+            assert_eq!(fmi2SetupExperiment(self.0, 0, 0.0, start, 0, 0.0), Status::Ok);
+            assert_eq!(fmi2EnterInitializationMode(self.0), Status::Ok);
+            assert_eq!(fmi2ExitInitializationMode(self.0), Status::Ok);
+        }
+    }
+
+    /// DoStep, checked to return promptly.
+    fn step(&self, t: f64, h: f64) -> Status {
+        let start = Instant::now();
+        // SAFETY: a live instance.
+        let status = unsafe { fmi2DoStep(self.0, t, h, 1) };
+        assert!(start.elapsed() < PROMPT, "fmi2DoStep({t}, {h}) took {:?}", start.elapsed());
+        status
+    }
+
+    /// GetReal; with OK the value must be finite (the harness's invariant).
+    fn get(&self, name: &str) -> (Status, f64) {
+        let mut value = f64::NAN;
+        // SAFETY: a live instance, one value.
+        let status = unsafe { fmi2GetReal(self.0, &vr(name), 1, &mut value) };
+        (status, value)
+    }
+
+    fn last_successful_time(&self) -> f64 {
+        let mut t = f64::NAN;
+        // SAFETY: a live instance, one writable value.
+        assert_eq!(unsafe { fmi2GetRealStatus(self.0, FMI2_LAST_SUCCESSFUL_TIME, &mut t) }, Status::Ok);
+        t
+    }
+}
+
+impl Drop for Fmu2 {
+    fn drop(&mut self) {
+        // SAFETY: freed once, here.
+        unsafe { fmi2FreeInstance(self.0) };
+    }
+}
+
+/// An FMI 3 instance made the usual way, freed on drop.
+struct Fmu3(Fmi3Instance);
+
+impl Fmu3 {
+    fn new() -> Fmu3 {
+        let name = CString::new("instance").unwrap();
+        let token = CString::new(variables::instantiation_token()).unwrap();
+        // SAFETY: valid strings; no callbacks.
+        let c = unsafe {
+            fmi3InstantiateCoSimulation(
+                name.as_ptr(),
+                token.as_ptr(),
+                std::ptr::null(),
+                false,
+                false,
+                false,
+                false,
+                std::ptr::null(),
+                0,
+                std::ptr::null_mut(),
+                None,
+                None,
+            )
+        };
+        assert!(!c.is_null());
+        Fmu3(c)
+    }
+
+    fn initialize(&self, start: f64) {
+        // SAFETY: a live instance.
+        unsafe {
+            assert_eq!(fmi3EnterInitializationMode(self.0, false, 0.0, start, false, 0.0), Status::Ok);
+            assert_eq!(fmi3ExitInitializationMode(self.0), Status::Ok);
+        }
+    }
+
+    /// DoStep, checked to return promptly; also gives lastSuccessfulTime.
+    fn step(&self, t: f64, h: f64) -> (Status, f64) {
+        let (mut event, mut terminate, mut early, mut last) = (false, false, false, f64::NAN);
+        let start = Instant::now();
+        // SAFETY: a live instance; four writable outputs.
+        let status = unsafe { fmi3DoStep(self.0, t, h, true, &mut event, &mut terminate, &mut early, &mut last) };
+        assert!(start.elapsed() < PROMPT, "fmi3DoStep({t}, {h}) took {:?}", start.elapsed());
+        (status, last)
+    }
+
+    fn get(&self, name: &str) -> (Status, f64) {
+        let mut value = f64::NAN;
+        // SAFETY: a live instance, one value.
+        let status = unsafe { fmi3GetFloat64(self.0, &vr(name), 1, &mut value, 1) };
+        (status, value)
+    }
+}
+
+impl Drop for Fmu3 {
+    fn drop(&mut self) {
+        // SAFETY: freed once, here.
+        unsafe { fmi3FreeInstance(self.0) };
+    }
+}
+
+/// A stateful friction law (ElasticCone) with the sphere resting in the plane, so that DoStep
+/// integrates the contact's tangential state in sub-steps of `solver.max_step`.
+fn stateful_contact(fmu: &Fmu2) {
+    fmu.set_int("friction.law", 6);
+    fmu.set("frame_b.r_0[3]", 0.099);
+}
+
+#[test]
+fn a_huge_step_with_a_stateful_law_is_discarded_instead_of_hanging() {
+    // Found as a hang: DoStep(0, 1e300) with ElasticCone took ceil(1e300 / 1e-3) sub-steps, which
+    // `as u64` saturated to 2^64 - 1: the call never returned.
+    let fmu = Fmu2::new();
+    stateful_contact(&fmu);
+    fmu.initialize(0.0);
+    assert_eq!(fmu.step(0.0, 1e300), Status::Discard);
+    assert_eq!(fmu.last_successful_time(), 0.0);
+    // Still usable: Reset and a normal step.
+    // SAFETY: a live instance.
+    assert_eq!(unsafe { fmi2Reset(fmu.0) }, Status::Ok);
+    stateful_contact(&fmu);
+    fmu.initialize(0.0);
+    assert_eq!(fmu.step(0.0, 1e-3), Status::Ok);
+}
+
+#[test]
+fn a_step_whose_end_time_overflows_is_refused_and_time_stays_finite() {
+    // Found as a broken invariant: DoStep(t, h) with t + h = inf returned OK, then a get of `time`
+    // returned inf with OK, and lastSuccessfulTime was inf.
+    let fmu = Fmu2::new();
+    fmu.initialize(f64::MAX);
+    assert_eq!(fmu.step(f64::MAX, f64::MAX), Status::Error);
+    let (status, time) = fmu.get("time");
+    assert!(status == Status::Ok && time == f64::MAX, "time = {time} ({status:?})");
+    let fmu = Fmu3::new();
+    fmu.initialize(f64::MAX);
+    let (status, last) = fmu.step(f64::MAX, f64::MAX);
+    assert_eq!(status, Status::Error);
+    assert!(last.is_finite(), "lastSuccessfulTime = {last}");
+    let (status, time) = fmu.get("time");
+    assert!(status != Status::Ok || time.is_finite(), "time = {time} with OK");
+}
