@@ -8,9 +8,12 @@
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
+//! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
+//!   not part of `test` or CI.
 
 mod codegen;
 mod fmu;
+mod fuzz;
 mod models;
 mod python;
 mod ssp;
@@ -35,7 +38,9 @@ commands:
   test               codegen --check, cargo test --workspace, fmu, ssp, then the Python tests
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
-  venv               create target/venv with tests/python/requirements.txt";
+  venv               create target/venv with tests/python/requirements.txt
+  fuzz [--seconds N] run the c_api fuzz target (fuzz/README.md) for N seconds (default 300);
+                     needs the nightly toolchain, installs cargo-fuzz when missing; not in CI";
 
 #[derive(Debug)]
 enum Task {
@@ -45,6 +50,7 @@ enum Task {
     Test,
     Demo,
     Venv,
+    Fuzz { seconds: u64 },
     Help,
 }
 
@@ -60,6 +66,10 @@ fn parse(args: &[String]) -> Result<Task> {
         ["test"] => Ok(Task::Test),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
+        ["fuzz"] => Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS }),
+        ["fuzz", "--seconds", n] => {
+            n.parse().map(|seconds| Task::Fuzz { seconds }).map_err(|_| format!("--seconds {n}: not a whole number of seconds"))
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -75,6 +85,7 @@ fn main() -> ExitCode {
         Task::Test => test(),
         Task::Demo => demo(),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
+        Task::Fuzz { seconds } => fuzz::run(seconds),
         Task::Help => {
             println!("{USAGE}");
             Ok(())
@@ -202,6 +213,9 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
+        assert!(matches!(parse(&args("fuzz")), Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS })));
+        assert!(matches!(parse(&args("fuzz --seconds 1500")), Ok(Task::Fuzz { seconds: 1500 })));
+        assert!(parse(&args("fuzz --seconds soon")).unwrap_err().contains("--seconds soon"));
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }
