@@ -186,3 +186,54 @@ fn a_step_whose_end_time_overflows_is_refused_and_time_stays_finite() {
     let (status, time) = fmu.get("time");
     assert!(status != Status::Ok || time.is_finite(), "time = {time} with OK");
 }
+
+/// FNV-1a 64, the checksum that ends a serialized FMU state (over everything after the
+/// state-machine byte).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+#[test]
+fn a_serialized_state_with_a_valid_checksum_and_a_nan_input_is_refused() {
+    // The harness's mutated states (a value overwritten, the checksum recomputed): a NaN written
+    // over frame_a.r_0[1] was deserialized and restored, and a get of that input then returned
+    // NaN with OK. (Confirmed by replaying that operation chain by hand after the fuzz runs,
+    // which had not yet combined all its steps.) Deserialization now refuses any value a set
+    // would refuse: non-finite numbers and enumeration values that are no item.
+    let fmu = Fmu3::new();
+    fmu.initialize(0.0);
+    // SAFETY: a live instance; every buffer has the size passed; the state is freed below.
+    unsafe {
+        let mut state = std::ptr::null_mut();
+        assert_eq!(fmi3GetFMUState(fmu.0, &mut state), Status::Ok);
+        let mut size = 0;
+        assert_eq!(fmi3SerializedFMUStateSize(fmu.0, state, &mut size), Status::Ok);
+        let mut saved = vec![0u8; size];
+        assert_eq!(fmi3SerializeFMUState(fmu.0, state, saved.as_mut_ptr(), size), Status::Ok);
+        // State byte, magic, token hash, then the values in table order: time, frame_a.r_0[1], ...
+        let forge = |at: usize, value: [u8; 8]| {
+            let mut bytes = saved.clone();
+            bytes[at..at + 8].copy_from_slice(&value);
+            let end = bytes.len() - 8;
+            let checksum = fnv1a(&bytes[1..end]);
+            bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+            bytes
+        };
+        let values_at = 1 + 8 + 8;
+        assert_eq!(vr("frame_a.r_0[1]"), 1);
+        let nan_input = forge(values_at + 8, f64::NAN.to_le_bytes());
+        assert_eq!(fmi3DeserializeFMUState(fmu.0, nan_input.as_ptr(), nan_input.len(), &mut state), Status::Error);
+        // geometry_a.shape follows the 26 inputs (outputs are not serialized): 99 is no Shape.
+        let shape_at = values_at + 8 * 27;
+        assert_eq!(i64::from_le_bytes(saved[shape_at..shape_at + 8].try_into().unwrap()), 9, "geometry_a.shape = Plane");
+        let no_shape = forge(shape_at, 99i64.to_le_bytes());
+        assert_eq!(fmi3DeserializeFMUState(fmu.0, no_shape.as_ptr(), no_shape.len(), &mut state), Status::Error);
+        // The unchanged bytes still restore (after Reset out of the Error state).
+        assert_eq!(fmi3Reset(fmu.0), Status::Ok);
+        assert_eq!(fmi3DeserializeFMUState(fmu.0, saved.as_ptr(), saved.len(), &mut state), Status::Ok);
+        assert_eq!(fmi3SetFMUState(fmu.0, state), Status::Ok);
+        let (status, x) = fmu.get("frame_a.r_0[1]");
+        assert!(status == Status::Ok && x.is_finite());
+        assert_eq!(fmi3FreeFMUState(fmu.0, &mut state), Status::Ok);
+    }
+}
