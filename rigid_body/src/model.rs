@@ -210,15 +210,18 @@ impl FmuModel for Model {
     }
 
     fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
-        let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        let substeps = (step / self.parameters.max_step).ceil();
-        if substeps > MAX_SUBSTEPS {
+        let max_step = self.parameters.max_step;
+        // Checked at initialisation, but a deserialized FMU state brings its own parameters.
+        if max_step.is_nan() || max_step <= 0.0 {
+            return Err(ModelError::Invalid(format!("solver.max_step = {max_step}: must be > 0")));
+        }
+        if step.abs() / max_step > MAX_SUBSTEPS {
             return Err(ModelError::NotFinite(format!(
-                "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
-                 allowed; take shorter communication steps or a larger solver.max_step",
-                self.parameters.max_step
+                "a step of {step} s takes more than {MAX_SUBSTEPS:e} sub-steps of solver.max_step = {max_step} s; \
+                 take shorter communication steps or raise solver.max_step"
             )));
         }
+        let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
         body.step(&mut state, force, torque, step, self.parameters.max_step);
         // The state's outputs include the energy, which overflows first (|v|^2).

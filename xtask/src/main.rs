@@ -11,10 +11,13 @@
 //! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
 //!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
+//! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
+//!   not part of `test` or CI.
 
 mod bench;
 mod codegen;
 mod fmu;
+mod fuzz;
 mod models;
 mod python;
 mod ssp;
@@ -47,7 +50,9 @@ commands:
                      and the table of time per evaluation and ratio to sphere-plane
                      (--quick: criterion's quick mode; FILTER: criterion's name filter;
                      bench --table: only the table of the last results)
-  venv               create target/venv with tests/python/requirements.txt";
+  venv               create target/venv with tests/python/requirements.txt
+  fuzz [--seconds N] run the c_api fuzz target (fuzz/README.md) for N seconds (default 300);
+                     needs the nightly toolchain, installs cargo-fuzz when missing; not in CI";
 
 #[derive(Debug)]
 enum Task {
@@ -59,6 +64,7 @@ enum Task {
     Demo,
     Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
+    Fuzz { seconds: u64 },
     Help,
 }
 
@@ -85,6 +91,10 @@ fn parse(args: &[String]) -> Result<Task> {
                 _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
             }
         }
+        ["fuzz"] => Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS }),
+        ["fuzz", "--seconds", n] => {
+            n.parse().map(|seconds| Task::Fuzz { seconds }).map_err(|_| format!("--seconds {n}: not a whole number of seconds"))
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -103,6 +113,7 @@ fn main() -> ExitCode {
         Task::Bench { table_only: true, .. } => bench::print_table(),
         Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
+        Task::Fuzz { seconds } => fuzz::run(seconds),
         Task::Help => {
             println!("{USAGE}");
             Ok(())
@@ -236,6 +247,9 @@ mod tests {
         assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));
         assert!(matches!(parse(&args("bench --table")), Ok(Task::Bench { table_only: true, .. })));
         assert!(parse(&args("bench --fast")).is_err());
+        assert!(matches!(parse(&args("fuzz")), Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS })));
+        assert!(matches!(parse(&args("fuzz --seconds 1500")), Ok(Task::Fuzz { seconds: 1500 })));
+        assert!(parse(&args("fuzz --seconds soon")).unwrap_err().contains("--seconds soon"));
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }

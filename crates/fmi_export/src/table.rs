@@ -796,9 +796,25 @@ impl<M: FmuModel> Table<M> {
             if s.variable.causality == Causality::Output {
                 continue;
             }
+            // The checksum stops damage, not bytes written with a valid checksum: every value
+            // must also be one a set would have accepted (finite, an enumeration item).
             match s.variable.access {
-                Access::Float(access) => access(&mut model)[s.element] = f64::from_bits(reader.u64()?),
-                Access::Int(access) => *access(&mut model) = reader.u64()? as i64,
+                Access::Float(access) => {
+                    let value = f64::from_bits(reader.u64()?);
+                    if !value.is_finite() {
+                        return Err(format!("the serialized FMU state holds {} = {value}, which is not finite", s.name));
+                    }
+                    access(&mut model)[s.element] = value;
+                }
+                Access::Int(access) => {
+                    let value = reader.u64()? as i64;
+                    if let ValueType::Enumeration(ty) = s.variable.ty {
+                        if !ty.items.iter().any(|(item, _, _)| *item == value) {
+                            return Err(format!("the serialized FMU state holds {} = {value}, not an item of {}", s.name, ty.name));
+                        }
+                    }
+                    *access(&mut model) = value;
+                }
                 Access::Bool(access) => *access(&mut model) = reader.take(1)?[0] != 0,
                 Access::Str(access) => {
                     let len = usize::try_from(reader.u64()?).map_err(|_| "string length out of range".to_string())?;
