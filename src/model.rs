@@ -1,5 +1,6 @@
 //! One block instance's data and its lifecycle, free of FMI words: parameters, inputs, lazily
 //! computed outputs, time, and the typed block built when initialisation ends.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,8 @@ use crate::physics::geometry::ContactPoint;
 pub enum ModelError {
     Parameter(ParameterError),
     Input(InputError),
-    /// The laws produced a non-finite output (for example from enormous velocities).
+    /// Numerical trouble: the laws produced a non-finite output (for example from enormous
+    /// velocities), or a step would take more than [`MAX_SUBSTEPS`] sub-steps.
     NotFinite(String),
 }
 
@@ -25,6 +27,11 @@ impl std::fmt::Display for ModelError {
         }
     }
 }
+
+/// The most sub-steps of `solver.max_step` one DoStep takes for the stateful laws. A longer step
+/// (a communication step of 1e300 s, or `solver.max_step = 1e-300`) is discarded instead of
+/// keeping the importer waiting for ever; the importer can retry with a shorter step.
+pub const MAX_SUBSTEPS: f64 = 1e6;
 
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -50,6 +57,8 @@ pub struct Model {
     warnings: Vec<String>,
     /// The FMU's resources folder, where relative geometry file names are looked up.
     resources: Option<PathBuf>,
+    /// How many times the outputs were computed (lazy evaluation is visible in tests).
+    evaluations: u64,
 }
 
 impl Default for Model {
@@ -67,6 +76,7 @@ impl Default for Model {
             warned: Notes::default(),
             warnings: Vec::new(),
             resources: None,
+            evaluations: 0,
         }
     }
 }
@@ -126,6 +136,7 @@ impl Model {
         if !self.outputs_valid {
             self.build_block().map_err(ModelError::Parameter)?;
             let block = self.block.as_ref().expect("block built above");
+            self.evaluations += 1;
             let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
             self.note(notes);
             if !self.outputs.all_finite() {
@@ -164,6 +175,14 @@ impl Model {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         if block.is_stateful() {
+            let substeps = (step / self.parameters.solver_max_step).ceil();
+            if substeps > MAX_SUBSTEPS {
+                return Err(ModelError::NotFinite(format!(
+                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
+                     allowed; take shorter communication steps or a larger solver.max_step",
+                    self.parameters.solver_max_step
+                )));
+            }
             self.states_before.clone_from(&self.states);
             block.advance(&self.inputs, &mut self.scratch, &mut self.states, step).map_err(ModelError::Input)?;
             self.outputs_valid = false;
@@ -175,6 +194,11 @@ impl Model {
         }
         self.time += step;
         Ok(())
+    }
+
+    /// How many times the outputs have been computed since the model was made.
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
     }
 
     /// The contact points' states (part of the FMU state).
@@ -203,6 +227,10 @@ impl fmi_export::FmuModel for Model {
     const NAME: &'static str = crate::variables::MODEL_NAME;
     const DESCRIPTION: &'static str = crate::variables::MODEL_DESCRIPTION;
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
+
+    fn build_table() -> fmi_export::table::Table<Model> {
+        crate::variables::build()
+    }
 
     fn table() -> &'static fmi_export::table::Table<Model> {
         crate::variables::table()
@@ -250,6 +278,10 @@ impl fmi_export::FmuModel for Model {
 
     fn take_warnings(&mut self) -> Vec<String> {
         Model::take_warnings(self).collect()
+    }
+
+    fn has_warnings(&self) -> bool {
+        !self.warnings.is_empty()
     }
 
     /// The stateful laws' point states: a count, then per point the deflection (3 numbers), the
@@ -310,7 +342,7 @@ impl fmi_export::FmuModel for Model {
         );
         let law_list = |page: &mut String, ty: &fmi_export::table::EnumerationType| {
             page.push_str("<ul>\n");
-            for (_, name, description) in &ty.items {
+            for (_, name, description) in ty.items {
                 page.push_str(&format!("<li><code>{name}</code>: {}</li>\n", description.trim()));
             }
             page.push_str("</ul>\n");

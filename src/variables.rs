@@ -6,12 +6,12 @@
 //! Value references: `time` 0, inputs 1 to 26, outputs from 100, per-point outputs from 1000,
 //! geometry parameters from 200 (A) and 250 (B), normal law 300, friction 400, `material.pair`
 //! 500, `solver.max_step` 600.
+#![forbid(unsafe_code)]
 
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 
 pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
-use fmi_export::FmuModel;
 
 use crate::block::{GeometryParameters, Wrench};
 use crate::model::Model;
@@ -25,33 +25,46 @@ pub const MODEL_NAME: &str = "ContactForce";
 pub const MODEL_DESCRIPTION: &str =
     "Rigid-body contact block: contact force and torque between two bodies from their poses and twists";
 
-/// The items of a stable enumeration as an FMI enumeration type.
-fn enumeration_type(name: &'static str, description: &'static str, items: &'static [EnumItem]) -> EnumerationType {
-    EnumerationType { name, description, items: items.iter().map(|i| (i.value, i.name, i.description)).collect() }
+/// The items of a stable enumeration as the (value, name, description) rows of an FMI
+/// enumeration type, computed at compile time (constant data, no heap).
+const fn item_rows<const N: usize>(items: &[EnumItem]) -> [(i64, &'static str, &'static str); N] {
+    let mut rows = [(0, "", ""); N];
+    let mut i = 0;
+    while i < N {
+        rows[i] = (items[i].value, items[i].name, items[i].description);
+        i += 1;
+    }
+    rows
 }
 
-pub static SHAPE: LazyLock<EnumerationType> =
-    LazyLock::new(|| enumeration_type("Shape", "Shape of a contact geometry", ShapeKind::ITEMS));
-pub static NORMAL_LAW: LazyLock<EnumerationType> =
-    LazyLock::new(|| enumeration_type("NormalLaw", "Normal force law", NormalLawKind::ITEMS));
-pub static RESTITUTION_MODEL: LazyLock<EnumerationType> = LazyLock::new(|| {
-    enumeration_type("RestitutionModel", "Damping from the coefficient of restitution", RestitutionModel::ITEMS)
-});
-pub static FRICTION_LAW: LazyLock<EnumerationType> =
-    LazyLock::new(|| enumeration_type("FrictionLaw", "Friction law", FrictionLawKind::ITEMS));
-pub static MATERIAL_PAIR: LazyLock<EnumerationType> = LazyLock::new(|| {
-    enumeration_type("MaterialPair", "Material pair preset from the Adams material table", MaterialPair::ITEMS)
-});
+/// An FMI enumeration type of a stable enumeration, as constant data.
+macro_rules! enumeration_type {
+    ($name:literal, $description:literal, $kind:ty) => {{
+        const ROWS: [(i64, &str, &str); <$kind>::ITEMS.len()] = item_rows(<$kind>::ITEMS);
+        EnumerationType { name: $name, description: $description, items: &ROWS }
+    }};
+}
+
+pub static SHAPE: EnumerationType = enumeration_type!("Shape", "Shape of a contact geometry", ShapeKind);
+pub static NORMAL_LAW: EnumerationType = enumeration_type!("NormalLaw", "Normal force law", NormalLawKind);
+pub static RESTITUTION_MODEL: EnumerationType =
+    enumeration_type!("RestitutionModel", "Damping from the coefficient of restitution", RestitutionModel);
+pub static FRICTION_LAW: EnumerationType = enumeration_type!("FrictionLaw", "Friction law", FrictionLawKind);
+pub static MATERIAL_PAIR: EnumerationType =
+    enumeration_type!("MaterialPair", "Material pair preset from the Adams material table", MaterialPair);
 
 /// The inputs the geometry-only outputs (separation, normal) depend on.
 pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "frame_b.q"];
 
-/// The table (built once per process).
+/// A new table; each FMU instance owns one (see `fmi_export::FmuModel::build_table`).
+pub fn build() -> Table<Model> {
+    Table::new(build_table(), vec![&SHAPE, &NORMAL_LAW, &RESTITUTION_MODEL, &FRICTION_LAW, &MATERIAL_PAIR])
+}
+
+/// The table for tools and tests, built once per process; the C API never uses it.
 pub fn table() -> &'static Table<Model> {
     static TABLE: OnceLock<Table<Model>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        Table::new(build_table(), vec![&*SHAPE, &*NORMAL_LAW, &*RESTITUTION_MODEL, &*FRICTION_LAW, &*MATERIAL_PAIR])
-    })
+    TABLE.get_or_init(build)
 }
 
 /// Every scalar of the flattened table, in declaration order.
@@ -61,7 +74,7 @@ pub fn scalars() -> &'static [Scalar<Model>] {
 
 /// The GUID / instantiationToken of this build's interface.
 pub fn instantiation_token() -> &'static str {
-    Model::table().instantiation_token()
+    table().instantiation_token()
 }
 
 /// The variables of ContactForce.
@@ -195,7 +208,7 @@ fn build_table() -> Vec<Variable<Model>> {
     macro_rules! geometry {
         ($prefix:literal, $base:expr, $g:ident, $body:literal) => {
             [
-                V::enumeration(concat!($prefix, ".shape"), $base, &*SHAPE, concat!("Shape of ", $body, "'s contact geometry"), |m| {
+                V::enumeration(concat!($prefix, ".shape"), $base, &SHAPE, concat!("Shape of ", $body, "'s contact geometry"), |m| {
                     &mut $g(m).shape
                 }),
                 V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Sphere, Cylinder, Capsule, Disk)", |m| {

@@ -486,6 +486,41 @@ fn fmu_state_get_set_serialize_deserialize_round_trips() {
 }
 
 #[test]
+fn variable_communication_step_sizes_are_taken_and_reported_exactly() {
+    // canHandleVariableCommunicationStepSize = true: steps of any size follow each other, each
+    // reports its end as lastSuccessfulTime, and the outputs (direct feedthrough of the held
+    // inputs) are those of a fresh instance at the same inputs, whatever steps led there.
+    let fmu = Fmu::initialized();
+    assert_eq!(fmu.set_inputs(R_B, V_B), Status::Ok);
+    let mut t = 0.0;
+    for h in [1e-3, 2.5e-3, 1e-6, 0.1, 3.7e-4, 1.0] {
+        let (status, flags, last) = fmu.do_step(t, h);
+        assert_eq!((status, flags), (Status::Ok, [false; 3]), "h = {h}: {:?}", fmu.messages());
+        assert_eq!(last, t + h);
+        t = last;
+        assert_eq!(fmu.get_float("time"), t);
+    }
+    let reference = Fmu::initialized();
+    assert_eq!(reference.set_inputs(R_B, V_B), Status::Ok);
+    assert_eq!(fmu.float_outputs(), reference.float_outputs());
+    // A stateful law sub-steps each step by solver.max_step, also for steps of different sizes.
+    let cone = Fmu::new();
+    // SAFETY: one reference, one value.
+    assert_eq!(unsafe { fmi3SetInt64(cone.instance, &vr("friction.law"), 1, &6, 1) }, Status::Ok);
+    assert_eq!(cone.set_float("solver.max_step", 1e-4), Status::Ok);
+    assert_eq!(cone.enter_initialization(0.0), Status::Ok);
+    assert_eq!(cone.exit_initialization(), Status::Ok);
+    assert_eq!(cone.set_inputs(R_B, V_B), Status::Ok);
+    let mut t = 0.0;
+    for h in [1e-4, 3.5e-4, 5e-5, 1e-3] {
+        let (status, _, last) = cone.do_step(t, h);
+        assert_eq!((status, last), (Status::Ok, t + h), "{:?}", cone.messages());
+        t = last;
+        assert!(cone.float_outputs().iter().all(|x| x.is_finite()));
+    }
+}
+
+#[test]
 fn reset_then_reinitialise_matches_a_fresh_instance() {
     let fresh = Fmu::initialized();
     assert_eq!(fresh.set_inputs(R_B, V_B), Status::Ok);

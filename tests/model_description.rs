@@ -236,7 +236,7 @@ fn documentation_is_self_contained_and_lists_every_variable_and_item() {
             assert!(page.contains(&format!("<code>{}</code>", s.name)), "{} is missing from the page", s.name);
         }
         for ty in variables::table().enumerations() {
-            for item in &ty.items {
+            for item in ty.items {
                 assert!(page.contains(&format!("<code>{}</code>", item.1)), "{}.{} is missing", ty.name, item.1);
             }
         }

@@ -1,4 +1,5 @@
 //! The body's parameters and state, and the quantities its free motion conserves.
+#![forbid(unsafe_code)]
 
 use nalgebra::{Matrix3, Quaternion, SymmetricEigen};
 

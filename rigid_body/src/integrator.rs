@@ -64,6 +64,7 @@
 //! algorithms for the rigid body", J. Comput. Phys. 189 (2003) 527; E. Hairer, C. Lubich,
 //! G. Wanner, "Geometric Numerical Integration", 2nd ed., Springer 2006, ch. VII.5 (rigid body)
 //! and ch. IX (backward error analysis).
+#![forbid(unsafe_code)]
 
 use nalgebra::{Matrix3, Rotation3, SymmetricEigen};
 

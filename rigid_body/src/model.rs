@@ -1,5 +1,6 @@
 //! One RigidBody instance: parameters, inputs, outputs, time and the body's state, with its
 //! lifecycle for the FMU (no FMI words here beyond the trait it implements).
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -7,6 +8,11 @@ use fmi_export::table::{Reader, Table};
 use fmi_export::{FmuModel, ModelError};
 
 use crate::{RigidBody, State, Vec3, DEFAULT_GRAVITY};
+
+/// The most sub-steps of `solver.max_step` one DoStep takes. A longer step (a communication
+/// step of 1e300 s, or `solver.max_step = 1e-300`) is discarded instead of keeping the importer
+/// waiting for ever; the importer can retry with a shorter step.
+pub const MAX_SUBSTEPS: f64 = 1e6;
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
 const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
@@ -111,14 +117,22 @@ impl Model {
         Ok((body, state))
     }
 
-    fn write_outputs(&mut self, body: &RigidBody, state: &State) {
-        self.outputs = Outputs {
+    /// The outputs of `state`; the energy overflows (to infinity) before the state does, so
+    /// finite states can still give outputs that are not all finite.
+    fn outputs_of(body: &RigidBody, state: &State) -> Outputs {
+        Outputs {
             r_0: state.r.into(),
             q: state.q_wxyz(),
             v_0: state.v.into(),
             w_0: state.w.into(),
             energy: body.kinetic_energy(state) + body.potential_energy(state),
-        };
+        }
+    }
+}
+
+impl Outputs {
+    fn all_finite(&self) -> bool {
+        finite(&[self.r_0.as_slice(), &self.q, &self.v_0, &self.w_0, &[self.energy]].concat())
     }
 }
 
@@ -130,6 +144,10 @@ impl FmuModel for Model {
     const NAME: &'static str = "RigidBody";
     const DESCRIPTION: &'static str = "A free 6-DoF rigid body with its frame at the centre of mass, driven by a world-resolved force and torque";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
+
+    fn build_table() -> Table<Model> {
+        crate::variables::build()
+    }
 
     fn table() -> &'static Table<Model> {
         crate::variables::table()
@@ -166,7 +184,16 @@ impl FmuModel for Model {
             return Err(format!("solver.max_step = {}: must be > 0", self.parameters.max_step));
         }
         let (body, state) = self.body_and_state()?;
-        self.write_outputs(&body, &state);
+        let outputs = Self::outputs_of(&body, &state);
+        if !outputs.all_finite() {
+            let p = &self.parameters;
+            return Err(format!(
+                "mass = {}, r_0_start = {:?}, v_0_start = {:?}, w_0_start = {:?}: the start energy is {}; \
+                 the start values must give a finite energy",
+                p.mass, p.r_0_start, p.v_0_start, p.w_0_start, outputs.energy
+            ));
+        }
+        self.outputs = outputs;
         self.body = Some(body);
         self.state = Some(state);
         Ok(())
@@ -174,22 +201,38 @@ impl FmuModel for Model {
 
     fn update_outputs(&mut self) -> Result<(), ModelError> {
         let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        self.write_outputs(&body, &state);
+        let outputs = Self::outputs_of(&body, &state);
+        if !outputs.all_finite() {
+            return Err(ModelError::NotFinite(format!("the body's energy is {} for these start values", outputs.energy)));
+        }
+        self.outputs = outputs;
         Ok(())
     }
 
     fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+        let max_step = self.parameters.max_step;
+        // Checked at initialisation, but a deserialized FMU state brings its own parameters.
+        if max_step.is_nan() || max_step <= 0.0 {
+            return Err(ModelError::Invalid(format!("solver.max_step = {max_step}: must be > 0")));
+        }
+        if step.abs() / max_step > MAX_SUBSTEPS {
+            return Err(ModelError::NotFinite(format!(
+                "a step of {step} s takes more than {MAX_SUBSTEPS:e} sub-steps of solver.max_step = {max_step} s; \
+                 take shorter communication steps or raise solver.max_step"
+            )));
+        }
         let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
         body.step(&mut state, force, torque, step, self.parameters.max_step);
-        let moved = [state.r.as_slice(), state.v.as_slice(), state.w.as_slice(), state.q.coords.as_slice()].concat();
-        if !finite(&moved) {
+        // The state's outputs include the energy, which overflows first (|v|^2).
+        let outputs = Self::outputs_of(&body, &state);
+        if !outputs.all_finite() {
             return Err(ModelError::NotFinite(format!(
-                "the body's state is not finite after the step (force {:?}, torque {:?})",
-                self.inputs.f_0, self.inputs.t_0
+                "the body's state or energy is not finite after the step (force {:?}, torque {:?}, energy {})",
+                self.inputs.f_0, self.inputs.t_0, outputs.energy
             )));
         }
-        self.write_outputs(&body, &state);
+        self.outputs = outputs;
         self.body = Some(body);
         self.state = Some(state);
         self.time += step;
@@ -198,6 +241,10 @@ impl FmuModel for Model {
 
     fn take_warnings(&mut self) -> Vec<String> {
         std::mem::take(&mut self.warnings)
+    }
+
+    fn has_warnings(&self) -> bool {
+        !self.warnings.is_empty()
     }
 
     /// Whether the motion has started, then r, q (w, x, y, z), v and w.

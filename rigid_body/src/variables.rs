@@ -1,6 +1,7 @@
 //! The variable table of RigidBody. Value references: `time` 0, parameters 1 to 24, inputs from
 //! 100, outputs from 200. Arrays are flattened as `x[1]`, `x[2]`, ... like ContactForce's, so the
 //! outputs `r_0`, `q`, `v_0`, `w_0` connect element by element to its `frame_X` inputs.
+#![forbid(unsafe_code)]
 
 use std::sync::OnceLock;
 
@@ -53,8 +54,13 @@ fn build_table() -> Vec<V> {
     ]
 }
 
-/// The table (built once per process).
+/// A new table; each FMU instance owns one (see `fmi_export::FmuModel::build_table`).
+pub fn build() -> Table<Model> {
+    Table::new(build_table(), vec![])
+}
+
+/// The table for tools and tests, built once per process; the C API never uses it.
 pub fn table() -> &'static Table<Model> {
     static TABLE: OnceLock<Table<Model>> = OnceLock::new();
-    TABLE.get_or_init(|| Table::new(build_table(), vec![]))
+    TABLE.get_or_init(build)
 }

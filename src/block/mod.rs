@@ -4,6 +4,7 @@
 //! names them (shared/spec/interface.md); their `Default` impls are the documented defaults.
 //! [`Block::new`] validates the parameters once, when initialisation ends, and turns them into
 //! typed physics; [`Block::evaluate`] is the per-call work.
+#![forbid(unsafe_code)]
 
 mod parameters;
 
@@ -11,7 +12,7 @@ pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, P
 
 
 use crate::physics::contact::{self, Laws, PointForce, PointState};
-use crate::physics::geometry::{ContactPoint, GeometryPair};
+use crate::physics::geometry::{ContactPoint, GeometryPair, PointQueries};
 use crate::physics::math::{rotation_from_wxyz, BodyState, Pose, Vec3};
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
@@ -81,12 +82,22 @@ pub struct Outputs {
 impl Outputs {
     /// True when every real output is finite.
     pub fn all_finite(&self) -> bool {
-        let reals = self.frame_a.f_0.iter().chain(&self.frame_a.t_0).chain(&self.frame_b.f_0).chain(&self.frame_b.t_0);
-        reals.chain(&self.p_0).chain(&self.n_0).all(|x| x.is_finite())
-            && [self.separation, self.normal_force, self.friction_force, self.slip_speed].iter().all(|x| x.is_finite())
-            && self.point.iter().all(|p| {
-                p.p_0.iter().chain([p.separation, p.normal_force, p.friction_force].iter()).all(|x| x.is_finite())
-            })
+        // x * 0 is (signed) zero for a finite x and NaN for an infinite or NaN one, so the sum is
+        // zero exactly when every output is finite: one pass without a branch per number.
+        let mut zero = 0.0;
+        let mut add = |xs: &[f64]| xs.iter().for_each(|x| zero += x * 0.0);
+        for w in [&self.frame_a, &self.frame_b] {
+            add(&w.f_0);
+            add(&w.t_0);
+        }
+        add(&self.p_0);
+        add(&self.n_0);
+        add(&[self.separation, self.normal_force, self.friction_force, self.slip_speed]);
+        for p in &self.point {
+            add(&p.p_0);
+            add(&[p.separation, p.normal_force, p.friction_force]);
+        }
+        zero == 0.0
     }
 }
 
@@ -123,6 +134,8 @@ pub struct Block {
     laws: Laws,
     /// Largest internal sub-step [s] of the stateful laws.
     max_step: f64,
+    /// Both geometry frames are the body frames (no offset to compose).
+    no_offsets: bool,
 }
 
 impl Block {
@@ -137,6 +150,7 @@ impl Block {
             offset_b: v.offset_b,
             laws: v.laws,
             max_step: v.solver_max_step,
+            no_offsets: v.offset_a == Pose::identity() && v.offset_b == Pose::identity(),
         };
         Ok((block, warnings))
     }
@@ -150,87 +164,168 @@ impl Block {
         self.laws.is_stateful()
     }
 
-    /// The bodies' states and the contact points for `inputs` (points into `scratch`).
-    fn locate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, notes: &mut Notes) -> Result<(BodyState, BodyState), InputError> {
+    /// The bodies' states and their geometry frames in W for `inputs`.
+    #[inline]
+    fn locate(&self, inputs: &Inputs, notes: &mut Notes) -> Result<(BodyState, BodyState, Pose, Pose), InputError> {
         let body_a = body_state("frame_a.q", &inputs.frame_a, &mut notes.frame_a_q_not_unit)?;
         let body_b = body_state("frame_b.q", &inputs.frame_b, &mut notes.frame_b_q_not_unit)?;
+        if self.no_offsets {
+            // Composing with the identity would give the same numbers.
+            return Ok((body_a, body_b, body_a.pose, body_b.pose));
+        }
         let geometry_a = body_a.pose.compose(&self.offset_a);
         let geometry_b = body_b.pose.compose(&self.offset_b);
-        scratch.clear();
-        self.pair.contacts(&geometry_a, &geometry_b, scratch);
-        Ok((body_a, body_b))
+        Ok((body_a, body_b, geometry_a, geometry_b))
     }
 
     /// Advances the per-point states over `h` [s] with `inputs` held, in equal sub-steps no larger
     /// than `solver.max_step`. `states` is indexed like the contact points and grows as needed.
+    /// A point cloud's points advance in place, in parallel chunks for large clouds (each point's
+    /// state depends on its own contact only, so the result is the same on any number of threads).
     pub fn advance(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &mut Vec<PointState>, h: f64) -> Result<(), InputError> {
         if !self.is_stateful() {
             return Ok(());
         }
-        let (body_a, body_b) = self.locate(inputs, scratch, &mut Notes::default())?;
+        let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut Notes::default())?;
         if states.len() < self.pair.max_points() {
             states.resize(self.pair.max_points(), PointState::default());
         }
         let substeps = (h / self.max_step).ceil().max(1.0);
         let substep = h / substeps;
-        for cp in scratch.iter() {
-            let state = &mut states[cp.id as usize];
+        let step = |cp: &ContactPoint, state: &mut PointState| {
             // With the inputs held the point's depth, rates and normal force do not change over
             // the step (a Restitution onset speed is frozen to the same approach speed).
             let at = contact::evaluate(cp, &body_a, &body_b, &self.laws, state);
             for _ in 0..substeps as u64 {
                 contact::advance(&at, &self.laws, state, substep);
             }
+        };
+        scratch.clear();
+        if let Some(queries) = self.pair.point_queries(&geometry_a, &geometry_b) {
+            let chunk = |(k, chunk): (usize, &mut [PointState])| {
+                for (j, state) in chunk.iter_mut().enumerate() {
+                    if let Some(cp) = queries.contact(k * CLOUD_CHUNK + j) {
+                        step(&cp, state);
+                    }
+                }
+            };
+            let states = &mut states[..queries.len()];
+            if states.len() >= PARALLEL_POINTS {
+                use rayon::prelude::*;
+                states.par_chunks_mut(CLOUD_CHUNK).enumerate().for_each(chunk);
+            } else {
+                states.chunks_mut(CLOUD_CHUNK).enumerate().for_each(chunk);
+            }
+            return Ok(());
+        }
+        self.pair.contacts(&geometry_a, &geometry_b, scratch);
+        for cp in scratch.iter() {
+            step(cp, &mut states[cp.id as usize]);
         }
         Ok(())
     }
 
     /// Evaluates the contact for `inputs` and the points' `states` into `out`. `scratch` holds
     /// the contact points; it is cleared and reused, so a warm call allocates nothing.
+    ///
+    /// A point cloud against a surface skips `scratch`: its points are independent queries,
+    /// evaluated and summed in place in fixed chunks ([`CLOUD_CHUNK`]), on every core for large
+    /// clouds ([`PARALLEL_POINTS`]); see [`Block::evaluate_cloud`].
     pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
         let mut notes = Notes::default();
-        let (body_a, body_b) = self.locate(inputs, scratch, &mut notes)?;
-
-        let mut force_b = Vec3::zeros();
-        let mut torque_a = Vec3::zeros();
-        let mut torque_b = Vec3::zeros();
-        let mut friction_sum = Vec3::zeros();
-        let mut weighted_point = Vec3::zeros();
-        let mut normal_force = 0.0;
-        let mut points = 0;
-        let mut sticking = true;
-        // The deepest point stands for the contact when no point carries force.
-        let mut deepest: Option<(ContactPoint, PointForce)> = None;
+        let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut notes)?;
         out.point = Default::default();
-        for cp in scratch.iter() {
-            let state = states.get(cp.id as usize).copied().unwrap_or_default();
-            let pf = contact::evaluate(cp, &body_a, &body_b, &self.laws, &state);
-            if let Some(slot) = out.point.get_mut(cp.id as usize) {
-                *slot = PointOutput {
-                    active: pf.normal_force > 0.0,
-                    separation: pf.separation,
-                    normal_force: pf.normal_force,
-                    friction_force: pf.friction_force_w.norm(),
-                    p_0: pf.point_w.into(),
-                };
+        if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
+            // One point (a sphere or a point on a plane): no point list to fill and walk.
+            scratch.clear();
+            let state = states.first().copied().unwrap_or_default();
+            let pf = contact::evaluate(&cp, &body_a, &body_b, &self.laws, &state);
+            out.point[0] = point_output(&pf);
+            let mut sums = Sums::default();
+            sums.add(&cp, &pf, &body_a, &body_b);
+            notes.passed_through |= sums.passed_through;
+            self.finish(&sums, &body_a, &body_b, out);
+            return Ok(notes);
+        }
+        let sums = match self.pair.point_queries(&geometry_a, &geometry_b) {
+            Some(queries) => {
+                scratch.clear();
+                self.evaluate_cloud(&queries, &body_a, &body_b, states, out)
             }
-            notes.passed_through |= pf.passed_through;
-            let f = pf.force_on_b_w();
-            force_b += f;
-            torque_b += (pf.point_w - body_b.pose.r).cross(&f) + pf.couple_w;
-            torque_a -= (pf.point_w - body_a.pose.r).cross(&f) + pf.couple_w;
-            friction_sum += pf.friction_force_w;
-            if pf.normal_force > 0.0 {
-                points += 1;
-                normal_force += pf.normal_force;
-                weighted_point += pf.point_w * pf.normal_force;
-                sticking &= pf.sticking == Some(true);
+            None => {
+                scratch.clear();
+                self.pair.contacts(&geometry_a, &geometry_b, scratch);
+                let mut sums = Sums::default();
+                for cp in scratch.iter() {
+                    let state = states.get(cp.id as usize).copied().unwrap_or_default();
+                    let pf = contact::evaluate(cp, &body_a, &body_b, &self.laws, &state);
+                    if let Some(slot) = out.point.get_mut(cp.id as usize) {
+                        *slot = point_output(&pf);
+                    }
+                    sums.add(cp, &pf, &body_a, &body_b);
+                }
+                sums
             }
-            if deepest.as_ref().is_none_or(|(_, d)| pf.separation < d.separation) {
-                deepest = Some((*cp, pf));
+        };
+        notes.passed_through |= sums.passed_through;
+        self.finish(&sums, &body_a, &body_b, out);
+        Ok(notes)
+    }
+
+    /// The sums of a point cloud's forces, in [`CLOUD_CHUNK`]s summed in a fixed binary tree
+    /// over the ids, and the outputs of its first [`POINT_OUTPUTS`] points.
+    ///
+    /// The tree depends only on the number of points: each leaf is a chunk summed in id order,
+    /// and each node adds its left half's sums to its right half's. Clouds of at least
+    /// [`PARALLEL_POINTS`] points evaluate the two halves of a node on two threads (rayon), which
+    /// changes where the work runs but not one operation, so the result is bit-identical
+    /// whatever the number of threads, and no allocation is made for the sums.
+    fn evaluate_cloud(&self, queries: &PointQueries, body_a: &BodyState, body_b: &BodyState, states: &[PointState], out: &mut Outputs) -> Sums {
+        // With stateless laws a point that does not penetrate carries exactly nothing: it only
+        // competes for the deepest point.
+        let skip_apart = !self.is_stateful();
+        let leaf = |range: std::ops::Range<usize>| {
+            let mut sums = Sums::default();
+            for id in range {
+                if skip_apart {
+                    // On a plane the separation alone tells an apart point, which matters only
+                    // if it is the deepest so far.
+                    if let Some(separation) = queries.plane_separation(id) {
+                        if separation >= 0.0 {
+                            if sums.deepest.as_ref().is_none_or(|d| separation < d.separation) {
+                                if let Some(cp) = queries.contact(id) {
+                                    sums.consider_deepest(&cp);
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
+                let Some(cp) = queries.contact(id) else { continue };
+                if skip_apart && cp.separation >= 0.0 {
+                    sums.consider_deepest(&cp);
+                    continue;
+                }
+                let state = states.get(id).copied().unwrap_or_default();
+                let pf = contact::evaluate(&cp, body_a, body_b, &self.laws, &state);
+                sums.add(&cp, &pf, body_a, body_b);
+            }
+            sums
+        };
+        let sums = tree_sum(0..queries.len(), &leaf);
+        for id in 0..queries.len().min(POINT_OUTPUTS) {
+            if let Some(cp) = queries.contact(id) {
+                let state = states.get(id).copied().unwrap_or_default();
+                out.point[id] = point_output(&contact::evaluate(&cp, body_a, body_b, &self.laws, &state));
             }
         }
+        sums
+    }
 
+    /// The block's outputs from the sums over its points.
+    #[inline]
+    fn finish(&self, sums: &Sums, body_a: &BodyState, body_b: &BodyState, out: &mut Outputs) {
+        let Sums { force_b, torque_a, torque_b, friction: friction_sum, weighted_point, normal_force, points, sticking, ref deepest, .. } = *sums;
         out.frame_b = Wrench { f_0: force_b.into(), t_0: torque_b.into() };
         out.frame_a = Wrench { f_0: (-force_b).into(), t_0: torque_a.into() };
         out.active = points > 0;
@@ -239,15 +334,15 @@ impl Block {
         out.friction_force = friction_sum.norm();
         out.sticking = points > 0 && sticking;
         match deepest {
-            Some((cp, pf)) => {
+            Some(cp) => {
                 let p_0 = if normal_force > 0.0 {
                     weighted_point / normal_force
                 } else if cp.separation < 0.0 {
-                    pf.point_w
+                    cp.point_w()
                 } else {
                     cp.p_a_w
                 };
-                let n = pf.normal_ab_w;
+                let n = cp.normal_ab_w;
                 let v_rel = body_b.velocity_at(&p_0) - body_a.velocity_at(&p_0);
                 out.separation = cp.separation;
                 out.p_0 = p_0.into();
@@ -261,7 +356,120 @@ impl Block {
                 out.slip_speed = 0.0;
             }
         }
-        Ok(notes)
+    }
+}
+
+/// Points per leaf of a point cloud's summation tree: the unit of work that is never split.
+pub const CLOUD_CHUNK: usize = 1024;
+
+/// Clouds with at least this many points are evaluated on every core.
+pub const PARALLEL_POINTS: usize = 16 * 1024;
+
+/// Sums `leaf` over `range` in the fixed tree of [`Block::evaluate_cloud`]: a range of more than
+/// [`CLOUD_CHUNK`] ids splits at the chunk boundary nearest its middle, and its halves run in
+/// parallel when it holds at least [`PARALLEL_POINTS`] ids.
+fn tree_sum<F: Fn(std::ops::Range<usize>) -> Sums + Sync>(range: std::ops::Range<usize>, leaf: &F) -> Sums {
+    let len = range.end - range.start;
+    if len <= CLOUD_CHUNK {
+        return leaf(range);
+    }
+    let chunks = len.div_ceil(CLOUD_CHUNK);
+    let middle = range.start + chunks / 2 * CLOUD_CHUNK;
+    let (left, right) = (range.start..middle, middle..range.end);
+    let (mut sums, right) = if len >= PARALLEL_POINTS {
+        rayon::join(|| tree_sum(left, leaf), || tree_sum(right, leaf))
+    } else {
+        (tree_sum(left, leaf), tree_sum(right, leaf))
+    };
+    sums.merge(right);
+    sums
+}
+
+/// What the outputs need from a set of contact points, summed in a fixed order.
+#[derive(Clone, Copy, Debug)]
+struct Sums {
+    force_b: Vec3,
+    torque_a: Vec3,
+    torque_b: Vec3,
+    friction: Vec3,
+    weighted_point: Vec3,
+    normal_force: f64,
+    /// Points carrying force.
+    points: i64,
+    /// Every point carrying force sticks.
+    sticking: bool,
+    passed_through: bool,
+    /// The deepest point (the first of equally deep ones), which stands for the contact when no
+    /// point carries force.
+    deepest: Option<ContactPoint>,
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums {
+            force_b: Vec3::zeros(),
+            torque_a: Vec3::zeros(),
+            torque_b: Vec3::zeros(),
+            friction: Vec3::zeros(),
+            weighted_point: Vec3::zeros(),
+            normal_force: 0.0,
+            points: 0,
+            sticking: true,
+            passed_through: false,
+            deepest: None,
+        }
+    }
+}
+
+impl Sums {
+    fn consider_deepest(&mut self, cp: &ContactPoint) {
+        if self.deepest.as_ref().is_none_or(|d| cp.separation < d.separation) {
+            self.deepest = Some(*cp);
+        }
+    }
+
+    /// Adds one point's force (`pf`, evaluated at `cp`).
+    #[inline]
+    fn add(&mut self, cp: &ContactPoint, pf: &PointForce, body_a: &BodyState, body_b: &BodyState) {
+        self.passed_through |= pf.passed_through;
+        let f = pf.force_on_b_w();
+        self.force_b += f;
+        self.torque_b += (pf.point_w - body_b.pose.r).cross(&f) + pf.couple_w;
+        self.torque_a -= (pf.point_w - body_a.pose.r).cross(&f) + pf.couple_w;
+        self.friction += pf.friction_force_w;
+        if pf.normal_force > 0.0 {
+            self.points += 1;
+            self.normal_force += pf.normal_force;
+            self.weighted_point += pf.point_w * pf.normal_force;
+            self.sticking &= pf.sticking == Some(true);
+        }
+        self.consider_deepest(cp);
+    }
+
+    /// Adds the sums of the points that follow these ones.
+    fn merge(&mut self, next: Sums) {
+        self.force_b += next.force_b;
+        self.torque_a += next.torque_a;
+        self.torque_b += next.torque_b;
+        self.friction += next.friction;
+        self.weighted_point += next.weighted_point;
+        self.normal_force += next.normal_force;
+        self.points += next.points;
+        self.sticking &= next.sticking;
+        self.passed_through |= next.passed_through;
+        if let Some(cp) = next.deepest {
+            self.consider_deepest(&cp);
+        }
+    }
+}
+
+fn point_output(pf: &PointForce) -> PointOutput {
+    PointOutput {
+        active: pf.normal_force > 0.0,
+        separation: pf.separation,
+        normal_force: pf.normal_force,
+        friction_force: pf.friction_force_w.norm(),
+        p_0: pf.point_w.into(),
     }
 }
 

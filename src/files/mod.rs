@@ -1,5 +1,6 @@
 //! Geometry files: where they are (the FMU's resources folder or an absolute path) and how each
 //! format is read. Every error names the file and, where there is one, the line that failed.
+#![forbid(unsafe_code)]
 
 pub mod grid;
 pub mod obj;

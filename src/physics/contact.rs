@@ -80,6 +80,7 @@ impl PointForce {
 /// `v_rel = v_B(C) - v_A(C)` from the input twists at the force point C; penetration rate
 /// `dd = -v_rel · n`; slip velocity `v_t = v_rel - (v_rel · n) n`. With `max_depth > 0` a point
 /// deeper than it carries no force (the Modelica library's p_max, MapleSim's half-length rule).
+#[inline]
 pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, laws: &Laws, state: &PointState) -> PointForce {
     let point_w = contact.point_w();
     let n = contact.normal_ab_w;
@@ -93,7 +94,11 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
     tangential.deflection -= n * tangential.deflection.dot(&n);
     let friction = laws.friction.force(depth, normal_force, &slip_velocity_w, &tangential);
-    let couple_w = if normal_force > 0.0 { couples(laws, normal_force, &n, &(body_b.w - body_a.w)) } else { Vec3::zeros() };
+    let couple_w = if normal_force > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
+        couples(laws, normal_force, &n, &(body_b.w - body_a.w))
+    } else {
+        Vec3::zeros()
+    };
     // A partly covered point carries its share of the laws' forces; the laws see the point whole.
     let w = contact.weight;
     PointForce {

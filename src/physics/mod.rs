@@ -5,6 +5,7 @@
 //! from A toward B. `separation` is positive when apart; the penetration depth is
 //! `depth = max(0, -separation)`. The force on B at a contact point is `f_n n + f_t`; A receives
 //! the opposite force at the same point.
+#![forbid(unsafe_code)]
 
 pub mod contact;
 pub mod enums;

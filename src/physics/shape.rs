@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::enums::stable_enum;
+use super::geometry::vertex_tree::VertexTree;
 use super::math::Vec3;
 
 stable_enum! {
@@ -73,6 +74,158 @@ pub struct ConvexHull {
     pub faces: Vec<HullFace>,
     /// The same hull for parry's queries (point projection).
     pub(crate) polyhedron: parry3d_f64::shape::ConvexPolyhedron,
+    /// Which vertices share an edge and which faces meet at each vertex: the support queries of
+    /// large hulls climb it instead of scanning every vertex.
+    pub(crate) graph: HullGraph,
+    /// The vertices' bounding-volume tree (the plane pair's queries).
+    pub(crate) vertex_tree: VertexTree,
+}
+
+/// The edge graph of a [`ConvexHull`], in compressed rows: vertex i's neighbours are
+/// `neighbors[neighbor_start[i]..neighbor_start[i + 1]]`, the faces around it (in face order)
+/// `faces[face_start[i]..face_start[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HullGraph {
+    pub neighbor_start: Vec<u32>,
+    pub neighbors: Vec<u32>,
+    pub face_start: Vec<u32>,
+    pub faces: Vec<u32>,
+    /// A cube map of directions: the vertex farthest along the centre direction of each of the
+    /// `6 SEED_GRID^2` cells of the unit cube's faces. The climb starts from the cell of `d`,
+    /// usually a step or two from the answer.
+    pub seeds: Vec<u32>,
+}
+
+/// Cells along each edge of a cube-map face.
+const SEED_GRID: usize = 8;
+
+/// The cube-map cell of a direction (any length, not zero): the face of its largest component
+/// and the cell of the other two, divided by it.
+fn seed_cell(d: &Vec3) -> usize {
+    let a = d.iamax();
+    let face = 2 * a + usize::from(d[a] < 0.0);
+    let (u, v) = (d[(a + 1) % 3] / d[a].abs(), d[(a + 2) % 3] / d[a].abs());
+    let cell = |x: f64| (((x + 1.0) * 0.5 * SEED_GRID as f64) as usize).min(SEED_GRID - 1);
+    (face * SEED_GRID + cell(u)) * SEED_GRID + cell(v)
+}
+
+/// Hulls with at most this many vertices scan them all (as fast as climbing, and exact on ties).
+pub(crate) const SCAN_VERTICES: usize = 32;
+
+impl HullGraph {
+    /// The graph of a hull with these vertices and faces.
+    pub fn new(vertices: &[Vec3], faces: &[HullFace]) -> HullGraph {
+        let mut neighbors: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
+        let mut around: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
+        for (f, face) in faces.iter().enumerate() {
+            for k in 0..face.vertices.len() {
+                let (i, j) = (face.vertices[k], face.vertices[(k + 1) % face.vertices.len()]);
+                neighbors[i as usize].push(j);
+                neighbors[j as usize].push(i);
+                around[i as usize].push(f as u32);
+            }
+        }
+        let mut graph = HullGraph::default();
+        graph.neighbor_start.push(0);
+        graph.face_start.push(0);
+        for (mut n, f) in neighbors.into_iter().zip(around) {
+            n.sort_unstable();
+            n.dedup();
+            graph.neighbors.extend(n);
+            graph.neighbor_start.push(graph.neighbors.len() as u32);
+            graph.faces.extend(f);
+            graph.face_start.push(graph.faces.len() as u32);
+        }
+        if vertices.len() > SCAN_VERTICES {
+            let centre = |k: usize| -1.0 + (2.0 * k as f64 + 1.0) / SEED_GRID as f64;
+            for face in 0..6 {
+                let (a, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+                for i in 0..SEED_GRID {
+                    for j in 0..SEED_GRID {
+                        let mut d = Vec3::zeros();
+                        d[a] = sign;
+                        d[(a + 1) % 3] = centre(i);
+                        d[(a + 2) % 3] = centre(j);
+                        debug_assert_eq!(seed_cell(&d), graph.seeds.len());
+                        graph.seeds.push(scan(vertices, &d) as u32);
+                    }
+                }
+            }
+        }
+        graph
+    }
+
+    pub fn neighbors(&self, i: usize) -> &[u32] {
+        &self.neighbors[self.neighbor_start[i] as usize..self.neighbor_start[i + 1] as usize]
+    }
+
+    /// The faces that have vertex i, in face order.
+    pub fn faces_of(&self, i: usize) -> &[u32] {
+        &self.faces[self.face_start[i] as usize..self.face_start[i + 1] as usize]
+    }
+}
+
+/// The vertex farthest along `d` by a scan: the last of equally far ones.
+pub(crate) fn scan(vertices: &[Vec3], d: &Vec3) -> usize {
+    (0..vertices.len()).max_by(|&a, &b| vertices[a].dot(d).total_cmp(&vertices[b].dot(d))).unwrap_or(0)
+}
+
+impl ConvexHull {
+    /// The index of the vertex farthest along `d` (any length).
+    ///
+    /// Small hulls scan their vertices. Large ones climb the edge graph from the seed of `d`'s
+    /// cube-map cell,
+    /// moving to the farthest neighbour while one is farther: a linear function over a convex
+    /// polyhedron has no local maximum on its edge graph that is not the global one (the simplex
+    /// method's argument), so this is the scan's vertex in a few dozen dot products instead of
+    /// one per vertex. Among vertices exactly as far (a face or an edge facing `d`, which are
+    /// connected through their edges), the one with the largest index is returned, as the scan
+    /// does.
+    pub fn support_index(&self, d: &Vec3) -> usize {
+        let vertices = &self.vertices;
+        if vertices.len() <= SCAN_VERTICES || self.graph.seeds.is_empty() {
+            return scan(vertices, d);
+        }
+        let far = |i: usize| vertices[i].dot(d);
+        if !(d.amax() > 0.0 && d.iter().all(|x| x.is_finite())) {
+            return scan(vertices, d);
+        }
+        let mut best = self.graph.seeds[seed_cell(d)] as usize;
+        let mut best_far = far(best);
+        loop {
+            let mut next = best;
+            let mut next_far = best_far;
+            for &n in self.graph.neighbors(best) {
+                let x = far(n as usize);
+                if x > next_far {
+                    (next, next_far) = (n as usize, x);
+                }
+            }
+            if next == best {
+                break;
+            }
+            (best, best_far) = (next, next_far);
+        }
+        // Equally far vertices: walk the plateau (bounded, as a face or an edge is small) to its
+        // largest index.
+        let mut plateau = [0u32; 64];
+        let (mut seen, mut head) = (1, 0);
+        plateau[0] = best as u32;
+        while head < seen {
+            let i = plateau[head] as usize;
+            head += 1;
+            for &n in self.graph.neighbors(i) {
+                if far(n as usize) == best_far && !plateau[..seen].contains(&n) {
+                    if seen == plateau.len() {
+                        return scan(vertices, d);
+                    }
+                    plateau[seen] = n;
+                    seen += 1;
+                }
+            }
+        }
+        plateau[..seen].iter().map(|&i| i as usize).max().unwrap_or(best)
+    }
 }
 
 /// One planar face of a [`ConvexHull`].
@@ -107,6 +260,8 @@ pub struct TriangleMesh {
     /// True when every edge is shared by exactly two triangles (the mesh bounds a volume).
     pub closed: bool,
     pub(crate) trimesh: parry3d_f64::shape::TriMesh,
+    /// The vertices' bounding-volume tree (the plane pair's queries).
+    pub(crate) vertex_tree: VertexTree,
 }
 
 impl TriangleMesh {

@@ -9,6 +9,8 @@
 //! Helpers used by one file only (random shapes, frames, speeds, other rotation draws) stay in
 //! that file, as an extension trait on [`Rng`].
 
+pub mod fmi3;
+
 use contact_force::block::{Block, Inputs, Outputs, Parameters};
 use contact_force::physics::math::{Pose, Rotation, Vec3};
 use nalgebra::Quaternion;

@@ -6,17 +6,25 @@
 //!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
 //!   use), each checked for its exports, glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, and the Python tests (FMPy).
+//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy),
+//!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
+//! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
+//!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
+//! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
+//!   not part of `test` or CI.
 
+mod bench;
 mod codegen;
 mod fmu;
+mod fuzz;
 mod models;
 mod python;
 mod ssp;
 mod symbols;
+mod valgrind;
 mod zigbuild;
 
 use std::ffi::OsString;
@@ -37,10 +45,19 @@ commands:
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
-  test               codegen --check, cargo test --workspace, fmu, ssp, then the Python tests
+  test               codegen --check, cargo test --workspace, fmu, ssp, the Python tests, then
+                     valgrind (memcheck) over a C importer driving every FMU binary
+  valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py (FMPy)
-  venv               create target/venv with tests/python/requirements.txt";
+  bench [--quick] [FILTER]
+                     fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
+                     and the table of time per evaluation and ratio to sphere-plane
+                     (--quick: criterion's quick mode; FILTER: criterion's name filter;
+                     bench --table: only the table of the last results)
+  venv               create target/venv with tests/python/requirements.txt
+  fuzz [--seconds N] run the c_api fuzz target (fuzz/README.md) for N seconds (default 300);
+                     needs the nightly toolchain, installs cargo-fuzz when missing; not in CI";
 
 #[derive(Debug)]
 enum Task {
@@ -48,8 +65,11 @@ enum Task {
     Fmu,
     Ssp { scenarios: Vec<PathBuf> },
     Test,
+    Valgrind,
     Demo,
+    Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
+    Fuzz { seconds: u64 },
     Help,
 }
 
@@ -63,8 +83,23 @@ fn parse(args: &[String]) -> Result<Task> {
             Ok(Task::Ssp { scenarios: scenarios.iter().map(PathBuf::from).collect() })
         }
         ["test"] => Ok(Task::Test),
+        ["valgrind"] => Ok(Task::Valgrind),
         ["demo"] => Ok(Task::Demo),
         ["venv"] => Ok(Task::Venv),
+        ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
+        ["bench", rest @ ..] => {
+            let quick = rest.contains(&"--quick");
+            let others: Vec<&str> = rest.iter().copied().filter(|a| *a != "--quick").collect();
+            match others.as_slice() {
+                [] => Ok(Task::Bench { quick, filter: None, table_only: false }),
+                [filter] if !filter.starts_with('-') => Ok(Task::Bench { quick, filter: Some(filter.to_string()), table_only: false }),
+                _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
+            }
+        }
+        ["fuzz"] => Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS }),
+        ["fuzz", "--seconds", n] => {
+            n.parse().map(|seconds| Task::Fuzz { seconds }).map_err(|_| format!("--seconds {n}: not a whole number of seconds"))
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -78,8 +113,12 @@ fn main() -> ExitCode {
         Task::Fmu => fmu::build(),
         Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
+        Task::Valgrind => fmu::build().and_then(|()| valgrind::check().map(|_| ())),
         Task::Demo => demo(),
+        Task::Bench { table_only: true, .. } => bench::print_table(),
+        Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
+        Task::Fuzz { seconds } => fuzz::run(seconds),
         Task::Help => {
             println!("{USAGE}");
             Ok(())
@@ -109,6 +148,7 @@ fn test() -> Result {
             .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
+    step("(g) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
     println!("xtask test: every step passed");
     Ok(())
 }
@@ -205,8 +245,16 @@ mod tests {
         assert!(matches!(parse(&args("ssp scenarios/a.toml")), Ok(Task::Ssp { scenarios }) if scenarios == [PathBuf::from("scenarios/a.toml")]));
         assert!(parse(&args("ssp --all")).is_err());
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
+        assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
+        assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
+        assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));
+        assert!(matches!(parse(&args("bench --table")), Ok(Task::Bench { table_only: true, .. })));
+        assert!(parse(&args("bench --fast")).is_err());
+        assert!(matches!(parse(&args("fuzz")), Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS })));
+        assert!(matches!(parse(&args("fuzz --seconds 1500")), Ok(Task::Fuzz { seconds: 1500 })));
+        assert!(parse(&args("fuzz --seconds soon")).unwrap_err().contains("--seconds soon"));
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }

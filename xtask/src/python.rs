@@ -76,6 +76,6 @@ fn try_create_venv(venv: &Path) -> bool {
     created
 }
 
-fn running_as_root() -> bool {
+pub(crate) fn running_as_root() -> bool {
     Command::new("id").arg("-u").output().map(|out| String::from_utf8_lossy(&out.stdout).trim() == "0").unwrap_or(false)
 }

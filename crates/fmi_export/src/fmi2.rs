@@ -188,12 +188,13 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
             return fail(format!("fmuType = {fmuType}: {}; instantiate with fmi2CoSimulation", model_exchange::<M>()));
         }
         // SAFETY: a C string or null, by the standard.
+        let table = M::build_table();
         match unsafe { c_str(fmuGUID, "fmuGUID") } {
-            Ok(guid) if guid == M::table().instantiation_token() => {}
+            Ok(guid) if guid == table.instantiation_token() => {}
             Ok(guid) => {
                 return fail(format!(
                     "fmuGUID \"{guid}\" does not match this binary's GUID \"{}\" (modelDescription.xml and binary are from different builds)",
-                    M::table().instantiation_token()
+                    table.instantiation_token()
                 ))
             }
             Err(e) => return fail(e),
@@ -206,7 +207,7 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi2Instantiate: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(logger, resources).into_raw()
+        Instance::<M>::new(table, logger, resources).into_raw()
     })
 }
 
@@ -411,11 +412,11 @@ pub unsafe fn fmi2FreeFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2Fm
 pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::SERIALIZED_FMU_STATE_SIZE, None, |_| {
+        dispatch::<M>(c, table::SERIALIZED_FMU_STATE_SIZE, None, |i| {
             if state.is_null() || size.is_null() {
                 return Err(Failure::error("FMUstate or size is a null pointer"));
             }
-            *size = instance::serialize_state(&*state.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>()).len();
             Ok(Status::Ok)
         })
     }
@@ -426,11 +427,11 @@ pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: F
 pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::SERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(c, table::SERIALIZE_FMU_STATE, None, |i| {
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            let serialized = instance::serialize_state(&*state.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>());
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -445,11 +446,11 @@ pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2Fm
 pub unsafe fn fmi2DeSerializeFMUstate<M: FmuModel>(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(c, table::DESERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(c, table::DESERIALIZE_FMU_STATE, None, |i| {
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            let saved = instance::deserialize_state::<M>(slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
+            let saved = instance::deserialize_state::<M>(&i.table, slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
             store_state(state, saved);
             Ok(Status::Ok)
         })
@@ -711,6 +712,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetDebugLogging(c: Fmi2Component, loggingOn: Fmi2Boolean, nCategories: usize, categories: *const Fmi2String,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetDebugLogging::<$model>(c, loggingOn, nCategories, categories) }
         }
 
@@ -720,6 +723,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2Instantiate(instanceName: Fmi2String, fmuType: c_int, fmuGUID: Fmi2String, fmuResourceLocation: Fmi2String, functions: *const Fmi2CallbackFunctions, _visible: Fmi2Boolean, loggingOn: Fmi2Boolean,) -> Fmi2Component {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2Instantiate::<$model>(instanceName, fmuType, fmuGUID, fmuResourceLocation, functions, _visible, loggingOn) }
         }
 
@@ -729,6 +734,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2FreeInstance::<$model>(c) }
         }
 
@@ -738,6 +745,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetupExperiment(c: Fmi2Component, _toleranceDefined: Fmi2Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi2Boolean, _stopTime: f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetupExperiment::<$model>(c, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
         }
 
@@ -747,6 +756,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2EnterInitializationMode::<$model>(c) }
         }
 
@@ -756,6 +767,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2ExitInitializationMode::<$model>(c) }
         }
 
@@ -765,6 +778,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2Terminate::<$model>(c) }
         }
 
@@ -774,6 +789,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2Reset::<$model>(c) }
         }
 
@@ -783,6 +800,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetReal::<$model>(c, vr, nvr, value) }
         }
 
@@ -792,6 +811,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut c_int) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetInteger::<$model>(c, vr, nvr, value) }
         }
 
@@ -801,6 +822,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetBoolean::<$model>(c, vr, nvr, value) }
         }
 
@@ -810,6 +833,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetString::<$model>(c, vr, nvr, value) }
         }
 
@@ -819,6 +844,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetReal::<$model>(c, vr, nvr, value) }
         }
 
@@ -828,6 +855,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const c_int) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetInteger::<$model>(c, vr, nvr, value) }
         }
 
@@ -837,6 +866,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetBoolean::<$model>(c, vr, nvr, value) }
         }
 
@@ -846,6 +877,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetString::<$model>(c, vr, nvr, value) }
         }
 
@@ -855,6 +888,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetFMUstate::<$model>(c, state) }
         }
 
@@ -864,6 +899,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetFMUstate::<$model>(c, state) }
         }
 
@@ -873,6 +910,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2FreeFMUstate::<$model>(c, state) }
         }
 
@@ -882,6 +921,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SerializedFMUstateSize::<$model>(c, state, size) }
         }
 
@@ -891,6 +932,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SerializeFMUstate::<$model>(c, state, bytes, size) }
         }
 
@@ -900,6 +943,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2DeSerializeFMUstate(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2DeSerializeFMUstate::<$model>(c, bytes, size, state) }
         }
 
@@ -909,6 +954,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2DoStep(c: Fmi2Component, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2DoStep::<$model>(c, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint) }
         }
 
@@ -918,6 +965,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2CancelStep::<$model>(c) }
         }
 
@@ -927,6 +976,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetStatus::<$model>(c, kind, value) }
         }
 
@@ -936,6 +987,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetRealStatus::<$model>(c, kind, value) }
         }
 
@@ -945,6 +998,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetIntegerStatus::<$model>(c, kind, value) }
         }
 
@@ -954,6 +1009,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetBooleanStatus::<$model>(c, kind, value) }
         }
 
@@ -963,6 +1020,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetStringStatus::<$model>(c, kind, value) }
         }
 
@@ -972,6 +1031,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetDirectionalDerivative(c: Fmi2Component, _vUnknown_ref: *const Fmi2ValueReference, _nUnknown: usize, _vKnown_ref: *const Fmi2ValueReference, _nKnown: usize, _dvKnown: *const f64, _dvUnknown: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetDirectionalDerivative::<$model>(c, _vUnknown_ref, _nUnknown, _vKnown_ref, _nKnown, _dvKnown, _dvUnknown) }
         }
 
@@ -981,6 +1042,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetRealInputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *const f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetRealInputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
         }
 
@@ -990,6 +1053,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetRealOutputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
         }
 
@@ -999,6 +1064,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2EnterEventMode::<$model>(c) }
         }
 
@@ -1008,6 +1075,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, _eventInfo: *mut c_void) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2NewDiscreteStates::<$model>(c, _eventInfo) }
         }
 
@@ -1017,6 +1086,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2EnterContinuousTimeMode::<$model>(c) }
         }
 
@@ -1026,6 +1097,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2CompletedIntegratorStep(c: Fmi2Component, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean, _enterEventMode: *mut Fmi2Boolean, _terminateSimulation: *mut Fmi2Boolean,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2CompletedIntegratorStep::<$model>(c, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
         }
 
@@ -1035,6 +1108,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, _time: f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetTime::<$model>(c, _time) }
         }
 
@@ -1044,6 +1119,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2SetContinuousStates::<$model>(c, _x, _nx) }
         }
 
@@ -1053,6 +1130,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetDerivatives::<$model>(c, _derivatives, _nx) }
         }
 
@@ -1062,6 +1141,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetEventIndicators::<$model>(c, _eventIndicators, _ni) }
         }
 
@@ -1071,6 +1152,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetContinuousStates::<$model>(c, _x, _nx) }
         }
 
@@ -1080,6 +1163,8 @@ macro_rules! export_fmi2 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi2::fmi2GetNominalsOfContinuousStates::<$model>(c, _x_nominal, _nx) }
         }
 

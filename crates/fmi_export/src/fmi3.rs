@@ -16,7 +16,7 @@ use super::logger::{Fmi3LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, FmiResult, Status};
 use crate::model::FmuModel;
-use crate::table::IntKind;
+use crate::table::{IntKind, Table};
 
 /// The types of the exported signatures, for the export macro.
 pub mod abi {
@@ -168,9 +168,9 @@ fn same_count(n_value_references: usize, n_values: usize) -> Result<(), Failure>
 
 /// The answer to a get or set of a type this FMU has no variables of: OK for no value
 /// references, else Error naming the first value reference and the type of its variable.
-fn no_variables_of<M: FmuModel>(requested: &str, vrs: &[Fmi3ValueReference]) -> FmiResult {
+fn no_variables_of<M: FmuModel>(table: &Table<M>, requested: &str, vrs: &[Fmi3ValueReference]) -> FmiResult {
     let Some(vr) = vrs.first() else { return Ok(Status::Ok) };
-    Err(Failure::error(match M::table().scalar(*vr) {
+    Err(Failure::error(match table.scalar(*vr) {
         Some(s) => format!("variable {} (vr {vr}) is of type {}, not {requested}", s.name, s.variable.ty.type_name()),
         None => format!("unknown value reference {vr}"),
     }))
@@ -191,11 +191,11 @@ unsafe fn absent_type<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch and slice.
     unsafe {
-        dispatch::<M>(instance, function, None, |_| {
+        dispatch::<M>(instance, function, None, |i| {
             if let Some(n_values) = n_values {
                 same_count(n_value_references, n_values)?;
             }
-            no_variables_of::<M>(requested, slice(vrs, n_value_references, "valueReferences")?)
+            no_variables_of::<M>(&i.table, requested, slice(vrs, n_value_references, "valueReferences")?)
         })
     }
 }
@@ -306,12 +306,13 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
             return fail(e);
         }
         // SAFETY: a C string or null, by the standard.
+        let table = M::build_table();
         match unsafe { c_str(instantiationToken, "instantiationToken") } {
-            Ok(token) if token == M::table().instantiation_token() => {}
+            Ok(token) if token == table.instantiation_token() => {}
             Ok(token) => {
                 return fail(format!(
                     "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
-                    M::table().instantiation_token()
+                    table.instantiation_token()
                 ))
             }
             Err(e) => return fail(e),
@@ -331,7 +332,7 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi3InstantiateCoSimulation: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(logger, resources).into_raw()
+        Instance::<M>::new(table, logger, resources).into_raw()
     })
 }
 
@@ -858,12 +859,12 @@ pub unsafe fn fmi3GetNumberOfVariableDependencies<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; `nDependencies` checked for null.
     unsafe {
-        dispatch::<M>(instance, table::GET_NUMBER_OF_VARIABLE_DEPENDENCIES, None, |_| {
+        dispatch::<M>(instance, table::GET_NUMBER_OF_VARIABLE_DEPENDENCIES, None, |i| {
             if nDependencies.is_null() {
                 return Err(Failure::error("nDependencies is a null pointer"));
             }
-            let s = M::table().scalar(valueReference).ok_or_else(|| Failure::error(format!("unknown value reference {valueReference}")))?;
-            *nDependencies = M::table().dependencies_of(s).len();
+            let s = i.table.scalar(valueReference).ok_or_else(|| Failure::error(format!("unknown value reference {valueReference}")))?;
+            *nDependencies = i.table.dependencies_of(s).len();
             Ok(Status::Ok)
         })
     }
@@ -884,9 +885,9 @@ pub unsafe fn fmi3GetVariableDependencies<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch and slice_mut.
     unsafe {
-        dispatch::<M>(instance, table::GET_VARIABLE_DEPENDENCIES, None, |_| {
-            let s = M::table().scalar(dependent).ok_or_else(|| Failure::error(format!("unknown value reference {dependent}")))?;
-            let dependencies = M::table().dependencies_of(s);
+        dispatch::<M>(instance, table::GET_VARIABLE_DEPENDENCIES, None, |i| {
+            let s = i.table.scalar(dependent).ok_or_else(|| Failure::error(format!("unknown value reference {dependent}")))?;
+            let dependencies = i.table.dependencies_of(s);
             if nDependencies != dependencies.len() {
                 return Err(Failure::error(format!(
                     "nDependencies = {nDependencies}, but {} (vr {dependent}) has {} dependencies (see fmi3GetNumberOfVariableDependencies)",
@@ -966,11 +967,11 @@ pub unsafe fn fmi3FreeFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: *m
 pub unsafe fn fmi3SerializedFMUStateSize<M: FmuModel>(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::SERIALIZED_FMU_STATE_SIZE, None, |_| {
+        dispatch::<M>(instance, table::SERIALIZED_FMU_STATE_SIZE, None, |i| {
             if FMUState.is_null() || size.is_null() {
                 return Err(Failure::error("FMUState or size is a null pointer"));
             }
-            *size = instance::serialize_state(&*FMUState.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>()).len();
             Ok(Status::Ok)
         })
     }
@@ -986,11 +987,11 @@ pub unsafe fn fmi3SerializeFMUState<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::SERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(instance, table::SERIALIZE_FMU_STATE, None, |i| {
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            let serialized = instance::serialize_state(&*FMUState.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>());
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -1011,11 +1012,11 @@ pub unsafe fn fmi3DeserializeFMUState<M: FmuModel>(
 ) -> Status {
     // SAFETY: see dispatch; pointers checked for null.
     unsafe {
-        dispatch::<M>(instance, table::DESERIALIZE_FMU_STATE, None, |_| {
+        dispatch::<M>(instance, table::DESERIALIZE_FMU_STATE, None, |i| {
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            let saved = instance::deserialize_state::<M>(slice(serializedState, size, "serializedState")?).map_err(Failure::error)?;
+            let saved = instance::deserialize_state::<M>(&i.table, slice(serializedState, size, "serializedState")?).map_err(Failure::error)?;
             store_state(FMUState, saved);
             Ok(Status::Ok)
         })
@@ -1367,6 +1368,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetDebugLogging(instance: Fmi3Instance, loggingOn: Fmi3Boolean, nCategories: usize, categories: *const Fmi3String,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetDebugLogging::<$model>(instance, loggingOn, nCategories, categories) }
         }
 
@@ -1376,6 +1379,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateModelExchange(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateModelExchange::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage) }
         }
 
@@ -1385,6 +1390,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateCoSimulation(instanceName: Fmi3String, instantiationToken: Fmi3String, resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, eventModeUsed: Fmi3Boolean, _earlyReturnAllowed: Fmi3Boolean, _requiredIntermediateVariables: *const Fmi3ValueReference, _nRequiredIntermediateVariables: usize, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateCoSimulation::<$model>(instanceName, instantiationToken, resourcePath, _visible, loggingOn, eventModeUsed, _earlyReturnAllowed, _requiredIntermediateVariables, _nRequiredIntermediateVariables, instanceEnvironment, logMessage, _intermediateUpdate) }
         }
 
@@ -1394,6 +1401,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _clockUpdate: Option<Fmi3ClockUpdateCallback>, _lockPreemption: Option<Fmi3LockPreemptionCallback>, _unlockPreemption: Option<Fmi3UnlockPreemptionCallback>,) -> Fmi3Instance {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3InstantiateScheduledExecution::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage, _clockUpdate, _lockPreemption, _unlockPreemption) }
         }
 
@@ -1403,6 +1412,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3FreeInstance(instance: Fmi3Instance) {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3FreeInstance::<$model>(instance) }
         }
 
@@ -1412,6 +1423,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterInitializationMode(instance: Fmi3Instance, _toleranceDefined: Fmi3Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi3Boolean, _stopTime: f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterInitializationMode::<$model>(instance, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
         }
 
@@ -1421,6 +1434,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ExitInitializationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ExitInitializationMode::<$model>(instance) }
         }
 
@@ -1430,6 +1445,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterEventMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterEventMode::<$model>(instance) }
         }
 
@@ -1439,6 +1456,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3Terminate(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3Terminate::<$model>(instance) }
         }
 
@@ -1448,6 +1467,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3Reset(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3Reset::<$model>(instance) }
         }
 
@@ -1457,6 +1478,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut f32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1466,6 +1489,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut f64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1475,6 +1500,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1484,6 +1511,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1493,6 +1522,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1502,6 +1533,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1511,6 +1544,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1520,6 +1555,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1529,6 +1566,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1538,6 +1577,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1547,6 +1588,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3Boolean, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1556,6 +1599,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3String, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1565,6 +1610,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *mut usize, _values: *mut Fmi3Binary, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
         }
 
@@ -1574,6 +1621,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut Fmi3Clock,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
         }
 
@@ -1583,6 +1632,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const f32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1592,6 +1643,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const f64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1601,6 +1654,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1610,6 +1665,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u8, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1619,6 +1676,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1628,6 +1687,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u16, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1637,6 +1698,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1646,6 +1709,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u32, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1655,6 +1720,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1664,6 +1731,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u64, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
         }
 
@@ -1673,6 +1742,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3Boolean, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1682,6 +1753,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3String, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
         }
 
@@ -1691,6 +1764,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *const usize, _values: *const Fmi3Binary, nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
         }
 
@@ -1700,6 +1775,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const Fmi3Clock,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
         }
 
@@ -1709,6 +1786,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfVariableDependencies(instance: Fmi3Instance, valueReference: Fmi3ValueReference, nDependencies: *mut usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfVariableDependencies::<$model>(instance, valueReference, nDependencies) }
         }
 
@@ -1718,6 +1797,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetVariableDependencies(instance: Fmi3Instance, dependent: Fmi3ValueReference, elementIndicesOfDependent: *mut usize, independents: *mut Fmi3ValueReference, elementIndicesOfIndependents: *mut usize, dependencyKinds: *mut Fmi3DependencyKind, nDependencies: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetVariableDependencies::<$model>(instance, dependent, elementIndicesOfDependent, independents, elementIndicesOfIndependents, dependencyKinds, nDependencies) }
         }
 
@@ -1727,6 +1808,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1736,6 +1819,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1745,6 +1830,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3FreeFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3FreeFMUState::<$model>(instance, FMUState) }
         }
 
@@ -1754,6 +1841,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SerializedFMUStateSize(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SerializedFMUStateSize::<$model>(instance, FMUState, size) }
         }
 
@@ -1763,6 +1852,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SerializeFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState, serializedState: *mut Fmi3Byte, size: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SerializeFMUState::<$model>(instance, FMUState, serializedState, size) }
         }
 
@@ -1772,6 +1863,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3DeserializeFMUState(instance: Fmi3Instance, serializedState: *const Fmi3Byte, size: usize, FMUState: *mut Fmi3FmuState,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3DeserializeFMUState::<$model>(instance, serializedState, size, FMUState) }
         }
 
@@ -1781,6 +1874,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetDirectionalDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetDirectionalDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
         }
 
@@ -1790,6 +1885,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetAdjointDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetAdjointDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
         }
 
@@ -1799,6 +1896,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterConfigurationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterConfigurationMode::<$model>(instance) }
         }
 
@@ -1808,6 +1907,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ExitConfigurationMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ExitConfigurationMode::<$model>(instance) }
         }
 
@@ -1817,6 +1918,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *mut f64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals, _qualifiers) }
         }
 
@@ -1826,6 +1929,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions, _qualifiers) }
         }
 
@@ -1835,6 +1940,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
         }
 
@@ -1844,6 +1951,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1853,6 +1962,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *const f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals) }
         }
 
@@ -1862,6 +1973,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1871,6 +1984,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *const f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
         }
 
@@ -1880,6 +1995,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
         }
 
@@ -1889,6 +2006,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EvaluateDiscreteStates::<$model>(instance) }
         }
 
@@ -1898,6 +2017,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3UpdateDiscreteStates(instance: Fmi3Instance, _discreteStatesNeedUpdate: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean, _nominalsOfContinuousStatesChanged: *mut Fmi3Boolean, _valuesOfContinuousStatesChanged: *mut Fmi3Boolean, _nextEventTimeDefined: *mut Fmi3Boolean, _nextEventTime: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3UpdateDiscreteStates::<$model>(instance, _discreteStatesNeedUpdate, _terminateSimulation, _nominalsOfContinuousStatesChanged, _valuesOfContinuousStatesChanged, _nextEventTimeDefined, _nextEventTime) }
         }
 
@@ -1907,6 +2028,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterContinuousTimeMode::<$model>(instance) }
         }
 
@@ -1916,6 +2039,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3CompletedIntegratorStep(instance: Fmi3Instance, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, _enterEventMode: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3CompletedIntegratorStep::<$model>(instance, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
         }
 
@@ -1925,6 +2050,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetTime(instance: Fmi3Instance, _time: f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetTime::<$model>(instance, _time) }
         }
 
@@ -1934,6 +2061,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3SetContinuousStates(instance: Fmi3Instance, _continuousStates: *const f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3SetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
         }
 
@@ -1943,6 +2072,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetContinuousStateDerivatives(instance: Fmi3Instance, _derivatives: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetContinuousStateDerivatives::<$model>(instance, _derivatives, _nContinuousStates) }
         }
 
@@ -1952,6 +2083,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetEventIndicators(instance: Fmi3Instance, _eventIndicators: *mut f64, _nEventIndicators: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetEventIndicators::<$model>(instance, _eventIndicators, _nEventIndicators) }
         }
 
@@ -1961,6 +2094,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetContinuousStates(instance: Fmi3Instance, _continuousStates: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
         }
 
@@ -1970,6 +2105,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNominalsOfContinuousStates(instance: Fmi3Instance, _nominals: *mut f64, _nContinuousStates: usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNominalsOfContinuousStates::<$model>(instance, _nominals, _nContinuousStates) }
         }
 
@@ -1979,6 +2116,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(instance: Fmi3Instance, _nEventIndicators: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfEventIndicators::<$model>(instance, _nEventIndicators) }
         }
 
@@ -1988,6 +2127,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetNumberOfContinuousStates(instance: Fmi3Instance, _nContinuousStates: *mut usize) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetNumberOfContinuousStates::<$model>(instance, _nContinuousStates) }
         }
 
@@ -1997,6 +2138,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3EnterStepMode(instance: Fmi3Instance) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3EnterStepMode::<$model>(instance) }
         }
 
@@ -2006,6 +2149,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3GetOutputDerivatives(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _orders: *const i32, _values: *mut f64, _nValues: usize,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3GetOutputDerivatives::<$model>(instance, _valueReferences, _nValueReferences, _orders, _values, _nValues) }
         }
 
@@ -2015,6 +2160,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3DoStep(instance: Fmi3Instance, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, eventHandlingNeeded: *mut Fmi3Boolean, terminateSimulation: *mut Fmi3Boolean, earlyReturn: *mut Fmi3Boolean, lastSuccessfulTime: *mut f64,) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3DoStep::<$model>(instance, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint, eventHandlingNeeded, terminateSimulation, earlyReturn, lastSuccessfulTime) }
         }
 
@@ -2024,6 +2171,8 @@ macro_rules! export_fmi3 {
         #[no_mangle]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn fmi3ActivateModelPartition(instance: Fmi3Instance, _clockReference: Fmi3ValueReference, _activationTime: f64) -> Status {
+            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
+            // the generic function checks the pointers it dereferences.
             unsafe { $crate::fmi3::fmi3ActivateModelPartition::<$model>(instance, _clockReference, _activationTime) }
         }
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::logger::Logger;
 use super::status::{Failure, FmiResult, Status};
 use crate::model::{FmuModel, ModelError};
-use crate::table::{IntKind, SetPhase, VariableError};
+use crate::table::{IntKind, SetPhase, Table, VariableError};
 
 /// The states of the co-simulation state machines of both versions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,8 +64,10 @@ pub struct SavedState<M> {
 }
 
 /// One instance: the model plus what the C API needs around it.
-pub struct Instance<M> {
+pub struct Instance<M: 'static> {
     pub model: M,
+    /// This instance's own variable table (see [`FmuModel::build_table`]).
+    pub table: Table<M>,
     pub state: State,
     pub logger: Logger,
     /// The FMU's resources folder, when the importer gave one.
@@ -77,9 +79,12 @@ pub struct Instance<M> {
 }
 
 impl<M: FmuModel> Instance<M> {
-    pub fn new(logger: Logger, resources: Option<PathBuf>) -> Instance<M> {
+    /// A new instance with `table`, which the caller built with [`FmuModel::build_table`] (and
+    /// used to check the instantiation token).
+    pub fn new(table: Table<M>, logger: Logger, resources: Option<PathBuf>) -> Instance<M> {
         Instance {
             model: M::new(resources.clone()),
+            table,
             state: State::Instantiated,
             logger,
             resources,
@@ -104,6 +109,9 @@ impl<M: FmuModel> Instance<M> {
 
     /// Logs the warnings the model collected.
     pub fn flush_warnings(&mut self) {
+        if !self.model.has_warnings() {
+            return;
+        }
         let warnings = self.model.take_warnings();
         for warning in warnings {
             self.logger.log(Status::Warning, &warning);
@@ -138,7 +146,7 @@ impl<M: FmuModel> Instance<M> {
 
     /// End of initialisation: every parameter is checked and the block built.
     pub fn exit_initialization_mode(&mut self) -> FmiResult {
-        M::table().check_ranges(&mut self.model).map_err(Failure::error)?;
+        self.table.check_ranges(&mut self.model).map_err(Failure::error)?;
         self.model.initialize().map_err(Failure::error)?;
         self.flush_warnings();
         self.state = State::StepMode;
@@ -152,6 +160,11 @@ impl<M: FmuModel> Instance<M> {
         }
         if h <= 0.0 {
             return Err(Failure::error(format!("communicationStepSize = {h} must be > 0")));
+        }
+        if !(t + h).is_finite() {
+            return Err(Failure::error(format!(
+                "currentCommunicationPoint + communicationStepSize = {t} + {h} overflows: the time must stay finite"
+            )));
         }
         let now = self.model.time();
         if (t - now).abs() > 1e-9 * t.abs().max(h).max(1.0) {
@@ -177,24 +190,21 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_floats(&mut self, vrs: &[u32], values: &mut [f64]) -> FmiResult {
-        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = M::table().get_float(&mut self.model, *vr).map_err(variable_failure)?;
-        }
+        self.table.get_floats(&mut self.model, vrs, values).map_err(variable_failure)?;
         self.flush_warnings();
         Ok(Status::Ok)
     }
 
     pub fn set_floats(&mut self, vrs: &[u32], values: &[f64]) -> FmiResult {
         let phase = self.set_phase();
-        for (vr, value) in vrs.iter().zip(values) {
-            M::table().set_float(&mut self.model, *vr, *value, phase).map_err(variable_failure)?;
-        }
+        self.table.set_floats(&mut self.model, vrs, values, phase).map_err(variable_failure)?;
         Ok(Status::Ok)
     }
 
     pub fn get_ints<T>(&mut self, vrs: &[u32], values: &mut [T], kind: IntKind, convert: impl Fn(i64) -> T) -> FmiResult {
+        let mut fresh = false;
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(M::table().get_int(&mut self.model, *vr, kind).map_err(variable_failure)?);
+            *value = convert(self.table.get_int_once(&mut self.model, *vr, kind, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -203,14 +213,15 @@ impl<M: FmuModel> Instance<M> {
     pub fn set_ints(&mut self, vrs: &[u32], values: impl Iterator<Item = i64>, kind: IntKind) -> FmiResult {
         let phase = self.set_phase();
         for (vr, value) in vrs.iter().zip(values) {
-            M::table().set_int(&mut self.model, *vr, value, kind, phase).map_err(variable_failure)?;
+            self.table.set_int(&mut self.model, *vr, value, kind, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
 
     pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
+        let mut fresh = false;
         for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(M::table().get_bool(&mut self.model, *vr).map_err(variable_failure)?);
+            *value = convert(self.table.get_bool_once(&mut self.model, *vr, &mut fresh).map_err(variable_failure)?);
         }
         self.flush_warnings();
         Ok(Status::Ok)
@@ -219,7 +230,7 @@ impl<M: FmuModel> Instance<M> {
     pub fn set_bools(&mut self, vrs: &[u32], values: impl Iterator<Item = bool>) -> FmiResult {
         let phase = self.set_phase();
         for (vr, value) in vrs.iter().zip(values) {
-            M::table().set_bool(&mut self.model, *vr, value, phase).map_err(variable_failure)?;
+            self.table.set_bool(&mut self.model, *vr, value, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
@@ -228,7 +239,7 @@ impl<M: FmuModel> Instance<M> {
     pub fn get_strings(&mut self, vrs: &[u32], values: &mut [*const std::ffi::c_char]) -> FmiResult {
         self.strings.clear();
         for vr in vrs {
-            let text = M::table().get_string(&mut self.model, *vr).map_err(variable_failure)?;
+            let text = self.table.get_string(&mut self.model, *vr).map_err(variable_failure)?;
             self.strings.push(CString::new(text.replace('\0', "")).expect("NUL removed"));
         }
         for (value, text) in values.iter_mut().zip(&self.strings) {
@@ -248,7 +259,7 @@ impl<M: FmuModel> Instance<M> {
             // SAFETY: non-null and NUL-terminated by the caller's contract.
             let text = unsafe { CStr::from_ptr(*value) };
             let text = text.to_str().map_err(|_| Failure::error(format!("the string for value reference {vr} is not UTF-8")))?;
-            M::table().set_string(&mut self.model, *vr, text, phase).map_err(variable_failure)?;
+            self.table.set_string(&mut self.model, *vr, text, phase).map_err(variable_failure)?;
         }
         Ok(Status::Ok)
     }
@@ -303,29 +314,34 @@ const STATES: [State; 7] = [
 
 /// Serializes a saved state: the state machine's state as one byte, then the model in the format
 /// of [`crate::table::Table::serialize`] (time included, with its own checksum).
-pub fn serialize_state<M: FmuModel>(saved: &SavedState<M>) -> Vec<u8> {
+pub fn serialize_state<M: FmuModel>(table: &Table<M>, saved: &SavedState<M>) -> Vec<u8> {
     let mut bytes = vec![saved.state as u16 as u8];
-    bytes.extend(M::table().serialize(&mut saved.model.clone()));
+    bytes.extend(table.serialize(&mut saved.model.clone()));
     bytes
 }
 
 /// Inverse of [`serialize_state`]; damaged bytes are an error and nothing is made.
-pub fn deserialize_state<M: FmuModel>(bytes: &[u8]) -> Result<SavedState<M>, String> {
+pub fn deserialize_state<M: FmuModel>(table: &Table<M>, bytes: &[u8]) -> Result<SavedState<M>, String> {
     let (first, rest) = bytes.split_first().ok_or("an empty buffer is not a serialized FMU state")?;
     let state = *STATES
         .iter()
         .find(|s| **s as u16 as u8 == *first)
         .ok_or("these bytes are not a serialized ContactForce FMU state")?;
-    let model = M::table().deserialize(rest)?;
+    let model = table.deserialize(rest)?;
     if !model.time().is_finite() {
         return Err("the serialized FMU state has a non-finite time".to_string());
     }
     Ok(SavedState { model, state })
 }
 
+/// A getter or setter that failed. Numerical trouble while computing outputs (finite but
+/// enormous inputs whose forces overflow) is Discard: the instance stays in its state, the values
+/// are not written, and the importer may change the inputs and ask again, as after a discarded
+/// step. Everything else (an invalid input, an unknown reference, a wrong type) is Error.
 fn variable_failure(e: VariableError) -> Failure {
     match e {
-        VariableError::Model(ModelError::NotFinite(message) | ModelError::Invalid(message)) => Failure::error(message),
+        VariableError::Model(ModelError::NotFinite(message)) => Failure::discard(message),
+        VariableError::Model(ModelError::Invalid(message)) => Failure::error(message),
         other => Failure::error(other.to_string()),
     }
 }
@@ -461,19 +477,20 @@ pub(crate) mod tests {
         const DESCRIPTION: &'static str = "y = gain x";
         const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 0.1);
 
+        fn build_table() -> Table<Self> {
+            Table::new(
+                vec![
+                    Variable::time(|m: &mut Doubler| std::slice::from_mut(&mut m.time)),
+                    Variable::float("x", 1, 1, Causality::Input, "1", "input", |m| std::slice::from_mut(&mut m.x)),
+                    Variable::float("y", 2, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.y)),
+                    Variable::parameter("gain", 3, "1", "gain", |m| std::slice::from_mut(&mut m.gain)),
+                ],
+                vec![],
+            )
+        }
         fn table() -> &'static Table<Self> {
             static TABLE: OnceLock<Table<Doubler>> = OnceLock::new();
-            TABLE.get_or_init(|| {
-                Table::new(
-                    vec![
-                        Variable::time(|m: &mut Doubler| std::slice::from_mut(&mut m.time)),
-                        Variable::float("x", 1, 1, Causality::Input, "1", "input", |m| std::slice::from_mut(&mut m.x)),
-                        Variable::float("y", 2, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.y)),
-                        Variable::parameter("gain", 3, "1", "gain", |m| std::slice::from_mut(&mut m.gain)),
-                    ],
-                    vec![],
-                )
-            })
+            TABLE.get_or_init(Self::build_table)
         }
         fn new(_: Option<PathBuf>) -> Self {
             Doubler { gain: 2.0, ..Default::default() }
@@ -510,7 +527,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_panic_in_a_body_becomes_error_and_the_error_state() {
-        let ptr = Instance::<Doubler>::new(Logger::fmi3(None, std::ptr::null_mut(), "panics", true), None).into_raw();
+        let ptr = Instance::<Doubler>::new(Doubler::build_table(), Logger::fmi3(None, std::ptr::null_mut(), "panics", true), None).into_raw();
         // SAFETY: `ptr` was just made by into_raw and is freed below.
         let status = unsafe { dispatch::<Doubler>(ptr, ANYWHERE, None, |_| panic!("forced panic")) };
         assert_eq!(status, Status::Error);
@@ -532,22 +549,23 @@ pub(crate) mod tests {
     fn serialized_state_round_trips_and_rejects_damage() {
         let model = Doubler { time: 1.25, x: -0.5, y: 0.0, gain: 3.0 };
         let saved = SavedState { model, state: State::StepMode };
-        let bytes = serialize_state(&saved);
-        let back = deserialize_state::<Doubler>(&bytes).unwrap();
+        let table = Doubler::build_table();
+        let bytes = serialize_state(&table, &saved);
+        let back = deserialize_state::<Doubler>(&table, &bytes).unwrap();
         assert_eq!((back.model.time, back.model.x, back.model.gain), (1.25, -0.5, 3.0));
         assert_eq!(back.state, State::StepMode);
         for i in [0, 1, 10, bytes.len() / 2, bytes.len() - 1] {
             let mut damaged = bytes.clone();
             damaged[i] ^= 0x40;
-            assert!(deserialize_state::<Doubler>(&damaged).is_err(), "byte {i}");
+            assert!(deserialize_state::<Doubler>(&table, &damaged).is_err(), "byte {i}");
         }
-        assert!(deserialize_state::<Doubler>(&bytes[..bytes.len() - 3]).is_err());
-        assert!(deserialize_state::<Doubler>(b"garbage bytes that are not a state").is_err());
+        assert!(deserialize_state::<Doubler>(&table, &bytes[..bytes.len() - 3]).is_err());
+        assert!(deserialize_state::<Doubler>(&table, b"garbage bytes that are not a state").is_err());
     }
 
     #[test]
     fn outputs_are_computed_when_read() {
-        let mut instance = Instance::<Doubler>::new(Logger::fmi3(None, std::ptr::null_mut(), "d", false), None);
+        let mut instance = Instance::<Doubler>::new(Doubler::build_table(), Logger::fmi3(None, std::ptr::null_mut(), "d", false), None);
         instance.enter_initialization_mode(0.0).unwrap();
         instance.set_floats(&[1], &[4.0]).unwrap();
         let mut y = [0.0];

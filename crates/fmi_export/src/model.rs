@@ -1,4 +1,5 @@
 //! What a model must provide to be exported as an FMU by this crate.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +8,8 @@ use crate::table::{Reader, Table};
 /// Why a model could not produce its outputs or finish a step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelError {
-    /// Numerical trouble (a non-finite result): DoStep answers Discard and keeps the old state.
+    /// Numerical trouble (a non-finite result, or a step too long for the model to take): DoStep
+    /// and the getters answer Discard and keep the old state.
     NotFinite(String),
     /// Anything else (an invalid input or parameter): Error.
     Invalid(String),
@@ -35,7 +37,13 @@ pub trait FmuModel: Clone + Sized + 'static {
     /// DefaultExperiment: start time, stop time, step size [s].
     const DEFAULT_EXPERIMENT: (f64, f64, f64);
 
-    /// The variable table (built once per process).
+    /// A new variable table. Each instance builds and owns one, so that the C API keeps no
+    /// process-wide heap memory: an importer that unloads the library (FMPy does after every
+    /// FreeInstance) gets all of it back.
+    fn build_table() -> Table<Self>;
+
+    /// A process-wide copy of the table, built once, for tools and tests (model descriptions,
+    /// lookups by name). The C API never calls it.
     fn table() -> &'static Table<Self>;
 
     /// A fresh model with every default, looking up relative files in `resources`.
@@ -68,6 +76,12 @@ pub trait FmuModel: Clone + Sized + 'static {
 
     /// Warnings collected since the last call, for the caller to log.
     fn take_warnings(&mut self) -> Vec<String>;
+
+    /// False when [`FmuModel::take_warnings`] would give nothing: every call asks, so a model
+    /// that answers spares the hot path an empty vector.
+    fn has_warnings(&self) -> bool {
+        true
+    }
 
     /// Appends the state that is not in the variable table (for example friction deflections)
     /// to a serialized FMU state.

@@ -9,6 +9,7 @@
 //! references. The naming convention is "structured" in both: the names follow the structured
 //! grammar (dotted identifiers with `[i]` indices), FMPy's structured-name check accepts them for
 //! FMI 3.0 too, and interface.md allows FMI 3.0 to use the flattened scalars.
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeSet;
 
@@ -166,7 +167,7 @@ fn unit_definitions<M: FmuModel>(xml: &mut Xml) {
 }
 
 fn enumeration_items(xml: &mut Xml, ty: &EnumerationType) {
-    for (value, name, description) in &ty.items {
+    for (value, name, description) in ty.items {
         xml.empty(
             "Item",
             &[("name", name.to_string()), ("value", value.to_string()), ("description", description.trim().to_string())],
@@ -472,7 +473,7 @@ fn enumeration_sections<M: FmuModel>(page: &mut String) {
             .collect();
         page.push_str(&format!("<h3>{} <small>({})</small></h3>\n", html(ty.name), users.join(", ")));
         page.push_str(&format!("<p>{}.</p>\n<table>\n<tr><th>value</th><th>item</th><th>description</th></tr>\n", html(ty.description)));
-        for (value, name, description) in &ty.items {
+        for (value, name, description) in ty.items {
             page.push_str(&format!(
                 "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
                 value,

@@ -1,4 +1,5 @@
 //! Where the FMU's resources folder is: FMI 2 gives a URI, FMI 3 a native path.
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 

@@ -1,4 +1,5 @@
 //! The status every FMI function returns, shared by both versions (their numbering is the same).
+#![forbid(unsafe_code)]
 
 use std::fmt;
 

@@ -6,6 +6,7 @@
 //! place (the model's constructor). Arrays are flattened into scalars named `x[1]`, `x[2]`, ...
 //! with consecutive value references, the same in FMI 2.0 and FMI 3.0; value references are
 //! unique across all types.
+#![forbid(unsafe_code)]
 
 use crate::model::{FmuModel, ModelError};
 
@@ -45,13 +46,14 @@ impl Variability {
     }
 }
 
-/// An enumeration type as it appears in TypeDefinitions.
+/// An enumeration type as it appears in TypeDefinitions: constant data, so that a model's
+/// enumeration types can be plain statics that own no heap memory.
 #[derive(Debug)]
 pub struct EnumerationType {
     pub name: &'static str,
     pub description: &'static str,
     /// (value, name, description) of each item.
-    pub items: Vec<(i64, &'static str, &'static str)>,
+    pub items: &'static [(i64, &'static str, &'static str)],
 }
 
 /// The value type of a variable, with the attributes that belong to it.
@@ -105,7 +107,8 @@ pub enum Dependencies {
     AllInputs,
 }
 
-/// One (possibly array-valued) variable of the interface.
+/// One (possibly array-valued) variable of the interface: names, numbers and function pointers
+/// only, so it is `Copy` and each scalar of a table carries its variable by value.
 #[derive(Debug)]
 pub struct Variable<M> {
     /// Base name; elements of arrays are named `name[i]`, i from 1.
@@ -121,6 +124,14 @@ pub struct Variable<M> {
     pub access: Access<M>,
     pub dependencies: Dependencies,
 }
+
+impl<M> Clone for Variable<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for Variable<M> {}
 
 impl<M> Variable<M> {
     /// A Float64 variable; parameters are fixed, outputs continuous and dependent on every input.
@@ -246,7 +257,8 @@ impl<M> Variable<M> {
 /// One scalar of the flattened table.
 #[derive(Debug)]
 pub struct Scalar<M: 'static> {
-    pub variable: &'static Variable<M>,
+    /// The variable the scalar belongs to (a copy: the table owns everything it describes).
+    pub variable: Variable<M>,
     /// 0-based element within the variable.
     pub element: usize,
     pub vr: u32,
@@ -260,15 +272,37 @@ impl<M> Scalar<M> {
     }
 }
 
-/// The whole table of one model, with its lookup index and instantiation token.
+/// The whole table of one model, with its lookup index and instantiation token. It owns all
+/// its memory: each FMU instance holds its own table, so that nothing outlives the instances
+/// when an importer unloads the library (a process-wide table would be leaked by every dlclose).
 pub struct Table<M: 'static> {
-    variables: &'static [Variable<M>],
+    variables: Vec<Variable<M>>,
     scalars: Vec<Scalar<M>>,
     /// Position in `scalars` by value reference.
     by_vr: Vec<Option<u32>>,
+    /// The Float64 scalars by value reference, flat: what a get or set of many reals needs
+    /// without following the scalar to its variable (see [`Table::get_floats`]).
+    floats: Vec<FloatSlot<M>>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
+
+/// A Float64 scalar's accessor, element and causality, or `None` for any other value reference.
+struct FloatSlot<M> {
+    access: Option<fn(&mut M) -> &mut [f64]>,
+    element: u32,
+    /// Index of the variable: consecutive scalars of one variable share its accessor's slice.
+    variable: u32,
+    causality: Causality,
+}
+
+impl<M> Clone for FloatSlot<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for FloatSlot<M> {}
 
 /// What the caller is allowed to set at this point of the FMU's life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,12 +368,13 @@ fn wrong_type<M>(s: &Scalar<M>, requested: &'static str) -> VariableError {
     VariableError::WrongType { name: s.name.clone(), declared: s.variable.ty.type_name(), requested }
 }
 
-/// Brings the outputs up to date before an output is read.
-fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<(), VariableError> {
+/// Brings the outputs up to date before an output is read; true when it did.
+fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<bool, VariableError> {
     if s.variable.causality == Causality::Output {
         model.update_outputs().map_err(VariableError::Model)?;
+        return Ok(true);
     }
-    Ok(())
+    Ok(false)
 }
 
 fn check_settable<M>(s: &Scalar<M>, phase: SetPhase) -> Result<(), VariableError> {
@@ -405,12 +440,93 @@ impl<M: FmuModel> Table<M> {
         Ok(())
     }
 
+    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is one flat
+    /// lookup and the accessor, and the outputs are brought up to date at most once per call
+    /// (nothing can change them between two scalars of one get). The first refused scalar stops
+    /// the call with its error, as [`Table::get_float`] would give it.
+    pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
+        let n = vrs.len().min(values.len());
+        let mut fresh = false;
+        let mut i = 0;
+        while i < n {
+            let Some(FloatSlot { access: Some(access), variable, causality, .. }) = self.floats.get(vrs[i] as usize).copied() else {
+                values[i] = self.get_float(model, vrs[i])?;
+                i += 1;
+                continue;
+            };
+            if !fresh && causality == Causality::Output {
+                model.update_outputs().map_err(VariableError::Model)?;
+                fresh = true;
+            }
+            // This scalar and the ones after it of the same variable read one slice.
+            let slice = access(model);
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable => values[i] = slice[slot.element as usize],
+                    _ => break,
+                }
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the Float64 scalars `vrs` to `values` (pairwise), with the checks of
+    /// [`Table::set_float`]; the model hears of changed inputs and parameters once per call,
+    /// also when a refused scalar stops the call after others were set.
+    pub fn set_floats(&self, model: &mut M, vrs: &[u32], values: &[f64], phase: SetPhase) -> Result<(), VariableError> {
+        let n = vrs.len().min(values.len());
+        let mut inputs = false;
+        let mut result = Ok(());
+        let mut i = 0;
+        while i < n {
+            let slot = self.floats.get(vrs[i] as usize).copied();
+            let (Some(FloatSlot { access: Some(access), variable, causality: Causality::Input, .. }), true) = (slot, values[i].is_finite()) else {
+                // Anything but a finite input: the scalar path, with its checks and messages (it
+                // tells the model of a change itself).
+                if let Err(e) = self.set_float(model, vrs[i], values[i], phase) {
+                    result = Err(e);
+                    break;
+                }
+                i += 1;
+                continue;
+            };
+            // This scalar and the finite ones after it of the same input write one slice.
+            let slice = access(model);
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable && values[i].is_finite() => {
+                        let current = &mut slice[slot.element as usize];
+                        if *current != values[i] {
+                            *current = values[i];
+                            inputs = true;
+                        }
+                    }
+                    _ => break,
+                }
+                i += 1;
+            }
+        }
+        if inputs {
+            model.inputs_changed();
+        }
+        result
+    }
+
     pub fn get_int(&self, model: &mut M, vr: u32, kind: IntKind) -> Result<i64, VariableError> {
+        self.get_int_once(model, vr, kind, &mut false)
+    }
+
+    /// [`Table::get_int`], bringing the outputs up to date only while `*fresh` is false (then
+    /// setting it): a get of many scalars updates them once.
+    pub fn get_int_once(&self, model: &mut M, vr: u32, kind: IntKind, fresh: &mut bool) -> Result<i64, VariableError> {
         let s = self.lookup(vr)?;
         let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
             return Err(wrong_type(s, int_name(kind)));
         };
-        prepare_get(model, s)?;
+        if !*fresh {
+            *fresh = prepare_get(model, s)?;
+        }
         Ok(*access(model))
     }
 
@@ -434,9 +550,17 @@ impl<M: FmuModel> Table<M> {
     }
 
     pub fn get_bool(&self, model: &mut M, vr: u32) -> Result<bool, VariableError> {
+        self.get_bool_once(model, vr, &mut false)
+    }
+
+    /// [`Table::get_bool`], bringing the outputs up to date only while `*fresh` is false (see
+    /// [`Table::get_int_once`]).
+    pub fn get_bool_once(&self, model: &mut M, vr: u32, fresh: &mut bool) -> Result<bool, VariableError> {
         let s = self.lookup(vr)?;
         let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
-        prepare_get(model, s)?;
+        if !*fresh {
+            *fresh = prepare_get(model, s)?;
+        }
         Ok(*access(model))
     }
 
@@ -472,16 +596,27 @@ impl<M: FmuModel> Table<M> {
     }
 }
 
+/// The start value of `s` in `model` (a fresh one), as the model description writes it.
+fn start_value_in<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Option<String> {
+    if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
+        return None;
+    }
+    Some(match s.variable.access {
+        Access::Float(access) => format_real(access(model)[s.element]),
+        Access::Int(access) => access(model).to_string(),
+        Access::Bool(access) => access(model).to_string(),
+        Access::Str(access) => access(model).clone(),
+    })
+}
+
 impl<M: FmuModel> Table<M> {
-    /// Builds the table of a model from its variables and enumeration types. The variables live
-    /// for the rest of the process (a model's table is built once).
+    /// Builds the table of a model from its variables and enumeration types.
     ///
     /// Panics when a value reference is used twice: a table with that mistake cannot describe
     /// any FMU.
     pub fn new(variables: Vec<Variable<M>>, enumerations: Vec<&'static EnumerationType>) -> Table<M> {
-        let variables: &'static [Variable<M>] = Box::leak(variables.into_boxed_slice());
         let mut scalars = Vec::new();
-        for variable in variables {
+        for &variable in &variables {
             for element in 0..variable.size {
                 let name = if variable.size == 1 { variable.name.to_string() } else { format!("{}[{}]", variable.name, element + 1) };
                 scalars.push(Scalar { variable, element, vr: variable.vr + element as u32, name });
@@ -493,14 +628,22 @@ impl<M: FmuModel> Table<M> {
             assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
             by_vr[s.vr as usize] = Some(i as u32);
         }
-        let mut table = Table { variables, scalars, by_vr, enumerations, token: String::new() };
+        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
+        let mut floats = vec![none; max_vr + 1];
+        for s in &scalars {
+            if let Access::Float(access) = s.variable.access {
+                let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
+                floats[s.vr as usize] = FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
+            }
+        }
+        let mut table = Table { variables, scalars, by_vr, floats, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
 
     /// Every variable, in declaration order.
-    pub fn variables(&self) -> &'static [Variable<M>] {
-        self.variables
+    pub fn variables(&self) -> &[Variable<M>] {
+        &self.variables
     }
 
     /// Every scalar of the flattened table, in declaration order.
@@ -558,38 +701,33 @@ impl<M: FmuModel> Table<M> {
 
     /// A start value as text, read from a fresh model; `None` for outputs and time.
     pub fn start_value(&self, s: &Scalar<M>) -> Option<String> {
-        if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
-            return None;
-        }
-        let mut model = M::new(None);
-        Some(match s.variable.access {
-            Access::Float(access) => format_real(access(&mut model)[s.element]),
-            Access::Int(access) => access(&mut model).to_string(),
-            Access::Bool(access) => access(&mut model).to_string(),
-            Access::Str(access) => access(&mut model).clone(),
-        })
+        start_value_in(&mut M::new(None), s)
     }
 
     /// A canonical text of the whole interface: every attribute of every scalar and every item.
+    /// Each instance builds its table, so this reads the start values from one fresh model.
     fn interface_text(&self) -> String {
+        use std::fmt::Write;
+        let mut model = M::new(None);
         let mut text = format!("{}\n", M::NAME);
         for s in &self.scalars {
             let v = s.variable;
-            text.push_str(&format!(
-                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}\n",
+            let _ = writeln!(
+                text,
+                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}",
                 s.name,
                 s.vr,
                 v.causality.as_str(),
                 v.variability.as_str(),
                 v.ty,
-                self.start_value(s),
+                start_value_in(&mut model, s),
                 v.description,
                 v.dependencies
-            ));
+            );
         }
         for ty in &self.enumerations {
-            for (value, name, _) in &ty.items {
-                text.push_str(&format!("{}|{value}|{name}\n", ty.name));
+            for (value, name, _) in ty.items {
+                let _ = writeln!(text, "{}|{value}|{name}", ty.name);
             }
         }
         text
@@ -597,8 +735,11 @@ impl<M: FmuModel> Table<M> {
 
     fn compute_token(&self) -> String {
         let text = self.interface_text();
-        let hi = fnv1a(FNV_OFFSET, text.as_bytes());
-        let lo = fnv1a(0x8422_2325_cbf2_9ce4, text.as_bytes());
+        // The two hashes in one pass: two independent chains of multiplications run side by
+        // side (every instance computes its table's token, so this is on Instantiate's path).
+        let (hi, lo) = text.as_bytes().iter().fold((FNV_OFFSET, 0x8422_2325_cbf2_9ce4), |(hi, lo), b| {
+            ((hi ^ u64::from(*b)).wrapping_mul(FNV_PRIME), (lo ^ u64::from(*b)).wrapping_mul(FNV_PRIME))
+        });
         format!("{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}", hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48, lo & 0xffff_ffff_ffff)
     }
 
@@ -655,9 +796,25 @@ impl<M: FmuModel> Table<M> {
             if s.variable.causality == Causality::Output {
                 continue;
             }
+            // The checksum stops damage, not bytes written with a valid checksum: every value
+            // must also be one a set would have accepted (finite, an enumeration item).
             match s.variable.access {
-                Access::Float(access) => access(&mut model)[s.element] = f64::from_bits(reader.u64()?),
-                Access::Int(access) => *access(&mut model) = reader.u64()? as i64,
+                Access::Float(access) => {
+                    let value = f64::from_bits(reader.u64()?);
+                    if !value.is_finite() {
+                        return Err(format!("the serialized FMU state holds {} = {value}, which is not finite", s.name));
+                    }
+                    access(&mut model)[s.element] = value;
+                }
+                Access::Int(access) => {
+                    let value = reader.u64()? as i64;
+                    if let ValueType::Enumeration(ty) = s.variable.ty {
+                        if !ty.items.iter().any(|(item, _, _)| *item == value) {
+                            return Err(format!("the serialized FMU state holds {} = {value}, not an item of {}", s.name, ty.name));
+                        }
+                    }
+                    *access(&mut model) = value;
+                }
                 Access::Bool(access) => *access(&mut model) = reader.take(1)?[0] != 0,
                 Access::Str(access) => {
                     let len = usize::try_from(reader.u64()?).map_err(|_| "string length out of range".to_string())?;
@@ -682,10 +839,11 @@ pub fn format_real(x: f64) -> String {
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a 64-bit over `bytes`, starting from `seed`.
 fn fnv1a(seed: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(seed, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+    bytes.iter().fold(seed, |h, b| (h ^ u64::from(*b)).wrapping_mul(FNV_PRIME))
 }
 
 const STATE_MAGIC: &[u8; 8] = b"FMUSTAT1";

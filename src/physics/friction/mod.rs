@@ -81,8 +81,19 @@ pub enum FrictionLaw {
 impl FrictionLaw {
     /// Tangential force on B at penetration `depth` [m], normal force `normal_force` [N] >= 0,
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
+    #[inline]
     pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
         let mu_over_speed = match self {
+            // Without a normal force the velocity-based laws carry nothing: no mu(v) to compute.
+            FrictionLaw::None
+            | FrictionLaw::SmoothStickSlip(_)
+            | FrictionLaw::AdamsCoulomb(_)
+            | FrictionLaw::Tanh(_)
+            | FrictionLaw::Stribeck(_)
+                if normal_force <= 0.0 =>
+            {
+                return TangentialForce { force: Vec3::zeros(), sticking: None };
+            }
             FrictionLaw::None
             | FrictionLaw::SmoothStickSlip(_)
             | FrictionLaw::AdamsCoulomb(_)

@@ -118,9 +118,7 @@ impl<'a> Convex<'a> {
             Convex::Capsule { radius, half_length } => Vec3::new(0.0, 0.0, sign(d.z) * half_length) + unit(*d) * *radius,
             Convex::Ellipsoid { semi_axes } => ellipsoid_support(semi_axes, d),
             Convex::Sphere { radius } => unit(*d) * *radius,
-            Convex::Hull(hull) => {
-                hull.vertices.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or_else(Vec3::zeros)
-            }
+            Convex::Hull(hull) => hull.vertices.get(hull.support_index(d)).copied().unwrap_or_else(Vec3::zeros),
             Convex::Triangle(t) => t.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap_or_else(Vec3::zeros),
         }
     }
@@ -183,13 +181,12 @@ impl<'a> Convex<'a> {
             Convex::Ellipsoid { .. } | Convex::Sphere { .. } => Feature::Point(self.support(d)),
             Convex::Hull(hull) => {
                 // The face best aligned with d among those around the support vertex.
-                let top = (0..hull.vertices.len())
-                    .max_by(|&a, &b| hull.vertices[a].dot(d).total_cmp(&hull.vertices[b].dot(d)))
-                    .unwrap_or(0) as u32;
+                let top = hull.support_index(d) as u32;
                 let face = hull
-                    .faces
+                    .graph
+                    .faces_of(top as usize)
                     .iter()
-                    .filter(|f| f.vertices.contains(&top))
+                    .map(|&f| &hull.faces[f as usize])
                     .max_by(|a, b| a.normal.dot(d).total_cmp(&b.normal.dot(d)));
                 match face {
                     Some(face) => Feature::Polygon {

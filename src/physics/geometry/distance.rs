@@ -43,7 +43,15 @@ pub fn has_surface(kind: ShapeKind) -> bool {
 pub fn to_surface(shape: &Shape, pose: &Pose, p_w: &Vec3) -> Option<SurfacePoint> {
     // The query in the shape's frame, mapped back to W.
     let local = pose.q.inverse() * (p_w - pose.r);
-    let (point, normal, distance) = match shape {
+    let (point, normal, distance) = local_surface(shape, &local)?;
+    Some(SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance })
+}
+
+/// The nearest surface point of `shape` to `local` (both in the shape's frame), the outward unit
+/// normal there and the signed distance; `None` for shapes without a surface query.
+pub(super) fn local_surface(shape: &Shape, local: &Vec3) -> Option<(Vec3, Vec3, f64)> {
+    let local = *local;
+    Some(match shape {
         Shape::Plane => (Vec3::new(local.x, local.y, 0.0), Vec3::z(), local.z),
         Shape::Sphere { radius } => {
             let norm = local.norm();
@@ -81,8 +89,7 @@ pub fn to_surface(shape: &Shape, pose: &Pose, p_w: &Vec3) -> Option<SurfacePoint
         Shape::Ellipsoid { semi_axes } => super::ellipsoid::closest_point(semi_axes, &local),
         Shape::Mesh(mesh) => super::mesh::surface(mesh, &local),
         _ => return None,
-    };
-    Some(SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance })
+    })
 }
 
 /// Box of half extents h, query p in the box frame.

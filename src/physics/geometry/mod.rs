@@ -34,6 +34,7 @@ mod polygon;
 mod rectangle_plane;
 mod sphere_sphere;
 mod surface_point;
+pub(crate) mod vertex_tree;
 
 use super::math::{Pose, Vec3};
 use super::shape::{Shape, ShapeKind};
@@ -249,6 +250,78 @@ impl GeometryPair {
             }
         } else {
             (self.function)(&self.shape_a, pose_a, &self.shape_b, pose_b, out);
+        }
+    }
+}
+
+/// The contact points of a pair whose points are independent queries, one per point of a cloud
+/// (a point cloud against a shape with a surface), so that they can be computed in any order or
+/// in parallel without collecting them: [`PointQueries::contact`] of id `i` is exactly the point
+/// with id `i` that [`GeometryPair::contacts`] gives.
+#[derive(Clone, Copy, Debug)]
+pub struct PointQueries<'a> {
+    base: &'a Shape,
+    frames: cloud_surface::Frames,
+    points: &'a [Vec3],
+    /// The cloud is A (the canonical pair takes it as the follower, B).
+    flipped: bool,
+}
+
+impl PointQueries<'_> {
+    /// How many points (the ids are `0..len`).
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// The separation of point `id` when the base is a plane, computed as [`PointQueries::contact`]
+    /// computes it (the same number) but without the rest of the contact; `None` otherwise.
+    #[inline]
+    pub fn plane_separation(&self, id: usize) -> Option<f64> {
+        self.frames.plane_separation(&self.points[id])
+    }
+
+    /// The contact point with id `id < len()`; `None` if the base shape has no surface query
+    /// (never for a validated pair).
+    #[inline]
+    pub fn contact(&self, id: usize) -> Option<ContactPoint> {
+        let point = self.frames.contact(self.base, &self.points[id], id as u32)?;
+        Some(if self.flipped { point.flipped() } else { point })
+    }
+}
+
+impl GeometryPair {
+    /// The one contact point of a plane and a sphere or a point (in either order), computed
+    /// directly: exactly the point [`GeometryPair::contacts`] gives, without its point list.
+    /// `None` for every other pair.
+    pub fn single_contact(&self, pose_a: &Pose, pose_b: &Pose) -> Option<ContactPoint> {
+        let (plane, plane_pose, sphere, centre) =
+            if self.flipped { (&self.shape_b, pose_b, &self.shape_a, pose_a) } else { (&self.shape_a, pose_a, &self.shape_b, pose_b) };
+        match (plane, sphere) {
+            (Shape::Plane, Shape::Sphere { .. } | Shape::Point) => {
+                let point = plane_sphere::contact(plane_pose, &centre.r, sphere_radius(sphere));
+                Some(if self.flipped { point.flipped() } else { point })
+            }
+            _ => None,
+        }
+    }
+
+    /// The pair's contact points as independent per-point queries at these poses, when the pair
+    /// is a point cloud against a shape with a surface; `None` for every other pair.
+    pub fn point_queries(&self, pose_a: &Pose, pose_b: &Pose) -> Option<PointQueries<'_>> {
+        let (base, base_pose, cloud, cloud_pose) =
+            if self.flipped { (&self.shape_b, pose_b, &self.shape_a, pose_a) } else { (&self.shape_a, pose_a, &self.shape_b, pose_b) };
+        match cloud {
+            Shape::PointCloud(points) if distance::has_surface(base.kind()) => Some(PointQueries {
+                base,
+                frames: cloud_surface::Frames::new(base, base_pose, cloud_pose),
+                points: &points.points,
+                flipped: self.flipped,
+            }),
+            _ => None,
         }
     }
 }

@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVec};
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh, TriMeshFlags};
 
+use super::vertex_tree::VertexTree;
 use crate::physics::math::{Pose, Rotation, Vec3};
-use crate::physics::shape::{ConvexHull, HullFace, Shape, TriangleMesh};
+use crate::physics::shape::{ConvexHull, HullFace, HullGraph, Shape, TriangleMesh};
 
 pub fn to_parry_vec(v: &Vec3) -> ParryVec {
     ParryVec::new(v.x, v.y, v.z)
@@ -118,7 +119,9 @@ pub(crate) fn convex_hull(points: &[Vec3]) -> Result<ConvexHull, String> {
     if vertices.len() < 4 || faces.len() < 4 {
         return Err("the points span no volume (all on one plane or line), so they have no convex hull".to_string());
     }
-    Ok(ConvexHull { vertices, faces, polyhedron })
+    let graph = HullGraph::new(&vertices, &faces);
+    let vertex_tree = VertexTree::new(&vertices);
+    Ok(ConvexHull { vertices, faces, polyhedron, graph, vertex_tree })
 }
 
 /// The mesh of `vertices` and `triangles`: duplicate vertices merged (exact positions), triangles
@@ -173,9 +176,10 @@ pub(crate) fn triangle_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result
     let flags = TriMeshFlags::ORIENTED | TriMeshFlags::FIX_INTERNAL_EDGES;
     let trimesh = TriMesh::with_flags(merged.iter().map(to_parry_vec).collect(), kept, flags)
         .map_err(|e| format!("is not a usable triangle mesh: {e}"))?;
-    let vertices = trimesh.vertices().iter().map(|v| from_parry_vec(*v)).collect();
+    let vertices: Vec<Vec3> = trimesh.vertices().iter().map(|v| from_parry_vec(*v)).collect();
     let triangles = trimesh.indices().to_vec();
-    Ok(TriangleMesh { vertices, triangles, closed, trimesh })
+    let vertex_tree = VertexTree::new(&vertices);
+    Ok(TriangleMesh { vertices, triangles, closed, trimesh, vertex_tree })
 }
 
 #[cfg(test)]

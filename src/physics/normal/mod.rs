@@ -70,6 +70,7 @@ impl NormalLaw {
     /// `depth_rate` [m/s]; zero when `depth <= 0`. `onset_speed` [m/s] is the approach speed the
     /// Restitution law froze when the point started touching, or 0 if it has not yet (the current
     /// approach speed stands in until the next step freezes it); the other laws ignore it.
+    #[inline]
     pub fn force(&self, depth: f64, depth_rate: f64, onset_speed: f64) -> f64 {
         if depth <= 0.0 {
             return 0.0;

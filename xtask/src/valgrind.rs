@@ -1,0 +1,253 @@
+//! `cargo xtask test`, step "valgrind": memcheck over a plain C importer (tests/valgrind/driver.c)
+//! that drives every FMU binary as it ships (extracted from target/fmu/*.fmu): instantiation,
+//! parameters, steps, FMU state get/set/serialize/deserialize, errors, Reset, a null logger,
+//! instantiate/free cycles and dlclose. Any invalid access, use of uninitialised memory, or
+//! definitely or indirectly lost block fails the step; so does a driver check (a non-finite
+//! output with OK, a replay after SetFMUState that differs).
+//!
+//! No suppression file is needed: the run reports no error, and nothing is in use at exit (the
+//! FMUs keep no process-wide heap memory, so even dlclose leaves nothing behind).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use fmi_export::table::{Causality, Table, ValueType};
+use fmi_export::FmuModel;
+
+use crate::{fmu, root, run, target_dir, Result};
+
+/// memcheck's options: every error kind, leaks that are definite or indirect are errors.
+const VALGRIND_OPTIONS: [&str; 5] = [
+    "--tool=memcheck",
+    "--error-exitcode=1",
+    "--leak-check=full",
+    "--errors-for-leak-kinds=definite,indirect",
+    "--track-origins=yes",
+];
+
+/// One FMU binary to check and the driver's specs for it.
+struct Case {
+    archive: String,
+    /// Path of the binary inside the archive.
+    binary: String,
+    version: &'static str,
+    token: String,
+    specs: Vec<String>,
+}
+
+/// What valgrind said about one run.
+pub struct Summary {
+    pub name: String,
+    pub in_use_at_exit: String,
+    pub heap_usage: String,
+    pub errors: String,
+    pub seconds: f64,
+}
+
+fn output_dir() -> PathBuf {
+    target_dir().join("valgrind")
+}
+
+/// Runs the check over the four FMUs in target/fmu (built by `cargo xtask fmu`).
+pub fn check() -> Result<Vec<Summary>> {
+    ensure_tool("valgrind", "valgrind")?;
+    ensure_tool("cc", "gcc")?;
+    let dir = output_dir();
+    fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
+    let driver = dir.join("driver");
+    run(Command::new("cc")
+        .args(["-std=gnu11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(&driver)
+        .arg(root().join("tests/valgrind/driver.c"))
+        .args(["-ldl", "-lm"]))?;
+    // A convex hull read from a file: the file readers run under memcheck too.
+    let hull = dir.join("box.csv");
+    let corners: String =
+        (0..8).map(|c| format!("{},{},{}\n", (c & 1) as f64 * 0.2 - 0.1, ((c >> 1) & 1) as f64 * 0.2 - 0.1, ((c >> 2) & 1) as f64 * 0.2 - 0.1)).collect();
+    fs::write(&hull, corners).map_err(|e| format!("could not write {}: {e}", hull.display()))?;
+
+    let mut summaries = Vec::new();
+    for case in cases(&hull) {
+        let name = case.archive.trim_end_matches(".fmu").to_string();
+        let library = extract(&fmu::output_dir().join(&case.archive), &case.binary, &dir.join(&name))?;
+        let log = dir.join(format!("{name}.log"));
+        println!("==> valgrind: {name}");
+        let started = std::time::Instant::now();
+        let status = Command::new("valgrind")
+            .args(VALGRIND_OPTIONS)
+            .arg(format!("--log-file={}", log.display()))
+            .arg(&driver)
+            .arg(&library)
+            .arg(case.version)
+            .arg(&case.token)
+            .args(&case.specs)
+            .status()
+            .map_err(|e| format!("could not start valgrind: {e}"))?;
+        let seconds = started.elapsed().as_secs_f64();
+        let report = fs::read_to_string(&log).map_err(|e| format!("could not read {}: {e}", log.display()))?;
+        if !status.success() {
+            return Err(format!("{name}: memcheck or the driver failed ({status}); valgrind's report ({}):\n{report}", log.display()));
+        }
+        let line = |key: &str| {
+            report.lines().find_map(|l| l.split_once(key).map(|(_, rest)| rest.trim().to_string())).unwrap_or_else(|| "?".to_string())
+        };
+        summaries.push(Summary {
+            name,
+            in_use_at_exit: line("in use at exit:"),
+            heap_usage: line("total heap usage:"),
+            errors: line("ERROR SUMMARY:"),
+            seconds,
+        });
+    }
+    println!("valgrind (memcheck) summary:");
+    for s in &summaries {
+        println!("  {:<20} in use at exit: {}; errors: {}; heap: {}; {:.1} s", s.name, s.in_use_at_exit, s.errors, s.heap_usage, s.seconds);
+    }
+    Ok(summaries)
+}
+
+/// The driver's specs for one model, from its variable table: parameters, every input (with a
+/// value and a rate), every output, and the input set to NaN for the error path.
+fn specs<M: FmuModel>(table: &Table<M>, parameters: &[(&str, &str)], inputs: &[(&str, f64, f64)], nan_input: &str) -> Vec<String> {
+    let vr = |name: &str| table.by_name(name).unwrap_or_else(|| panic!("{} has no variable {name}", M::NAME)).vr;
+    let mut specs: Vec<String> = parameters
+        .iter()
+        .map(|(name, value)| {
+            let kind = match table.by_name(name).map(|s| s.variable.ty) {
+                Some(ValueType::Enumeration(_)) => "e",
+                Some(ValueType::String) => "s",
+                _ => "p",
+            };
+            format!("{kind}:{}={value}", vr(name))
+        })
+        .collect();
+    for s in table.scalars() {
+        match s.causality() {
+            Causality::Input => {
+                let (value, rate) = inputs.iter().find(|(name, _, _)| *name == s.name).map_or((0.0, 0.0), |(_, v, r)| (*v, *r));
+                specs.push(format!("u:{}={value}:{rate}", s.vr));
+            }
+            Causality::Output => {
+                let kind = match s.variable.ty {
+                    ValueType::Int32 => "i",
+                    ValueType::Boolean => "b",
+                    _ => "o",
+                };
+                specs.push(format!("{kind}:{}", s.vr));
+            }
+            _ => {}
+        }
+    }
+    specs.push(format!("nan:{}", vr(nan_input)));
+    specs
+}
+
+fn cases(hull: &Path) -> Vec<Case> {
+    let hull = hull.to_str().expect("a UTF-8 target directory").to_string();
+    // ContactForce: a box-shaped convex hull from a file on the plane, with GroundModel and the
+    // stateful ElasticCone (a state per corner), sinking and sliding.
+    let contact_force = specs(
+        &contact_force::variables::build(),
+        &[
+            ("geometry_b.shape", "10"),
+            ("geometry_b.file", &hull),
+            ("normal.law", "6"),
+            ("friction.law", "6"),
+            ("solver.max_step", "2.5e-5"),
+        ],
+        &[
+            ("frame_a.q[1]", 1.0, 0.0),
+            ("frame_b.q[1]", 1.0, 0.0),
+            ("frame_b.r_0[1]", 0.0, 0.05),
+            ("frame_b.r_0[3]", 0.1005, -0.05),
+            ("frame_b.v_0[1]", 0.05, 0.0),
+            ("frame_b.v_0[3]", -0.05, 0.0),
+        ],
+        "frame_b.r_0[1]",
+    );
+    let contact_force = [contact_force, vec!["steps=200".into(), "h=1e-4".into(), "cycles=50".into()]].concat();
+    // RigidBody: a tumbling asymmetric body under a force and a torque.
+    let rigid_body = specs(
+        &rigid_body::variables::build(),
+        &[
+            ("mass", "2"),
+            ("inertia[1]", "0.01"),
+            ("inertia[2]", "0.02"),
+            ("inertia[3]", "0.025"),
+            ("v_0_start[1]", "1"),
+            ("w_0_start[1]", "3"),
+            ("w_0_start[2]", "0.1"),
+            ("w_0_start[3]", "0.5"),
+        ],
+        &[("f_0[3]", 5.0, 100.0), ("t_0[2]", 0.01, 0.0)],
+        "f_0[1]",
+    );
+    let rigid_body = [rigid_body, vec!["steps=200".into(), "h=1e-3".into(), "cycles=50".into()]].concat();
+    let cf_token = contact_force::variables::instantiation_token().to_string();
+    let rb_token = rigid_body::fmi::instantiation_token().to_string();
+    vec![
+        Case {
+            archive: "ContactForce-fmi2.fmu".into(),
+            binary: "binaries/linux64/ContactForce.so".into(),
+            version: "2",
+            token: cf_token.clone(),
+            specs: contact_force.clone(),
+        },
+        Case {
+            archive: "ContactForce-fmi3.fmu".into(),
+            binary: "binaries/x86_64-linux/ContactForce.so".into(),
+            version: "3",
+            token: cf_token,
+            specs: contact_force,
+        },
+        Case {
+            archive: "RigidBody-fmi2.fmu".into(),
+            binary: "binaries/linux64/RigidBody.so".into(),
+            version: "2",
+            token: rb_token.clone(),
+            specs: rigid_body.clone(),
+        },
+        Case {
+            archive: "RigidBody-fmi3.fmu".into(),
+            binary: "binaries/x86_64-linux/RigidBody.so".into(),
+            version: "3",
+            token: rb_token,
+            specs: rigid_body,
+        },
+    ]
+}
+
+/// Writes the archive's binary to `folder` and returns its path.
+fn extract(archive: &Path, binary: &str, folder: &Path) -> Result<PathBuf> {
+    let file = fs::File::open(archive).map_err(|e| format!("could not open {} (run cargo xtask fmu): {e}", archive.display()))?;
+    let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("{}: {e}", archive.display()))?;
+    let mut entry = zip.by_name(binary).map_err(|e| format!("{} has no {binary}: {e}", archive.display()))?;
+    fs::create_dir_all(folder).map_err(|e| format!("could not create {}: {e}", folder.display()))?;
+    let path = folder.join(Path::new(binary).file_name().expect("a file name"));
+    let mut out = fs::File::create(&path).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+    std::io::copy(&mut entry, &mut out).map_err(|e| format!("could not extract {binary}: {e}"))?;
+    Ok(path)
+}
+
+/// Makes sure `tool` runs; when it does not and this runs as root (CI), installs the Debian
+/// package `package` with apt-get, else says how to.
+fn ensure_tool(tool: &str, package: &str) -> Result {
+    let works = || Command::new(tool).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if works() {
+        return Ok(());
+    }
+    if !crate::python::running_as_root() {
+        return Err(format!("{tool} is not installed; install the Debian/Ubuntu package {package} (apt-get install {package})"));
+    }
+    println!("==> {tool} is missing; installing {package} with apt-get");
+    if run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", package])).is_err() {
+        run(Command::new("apt-get").arg("update"))?;
+        run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", package]))?;
+    }
+    if works() {
+        Ok(())
+    } else {
+        Err(format!("{tool} still does not run after installing {package}"))
+    }
+}
