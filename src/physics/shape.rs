@@ -331,3 +331,61 @@ impl Shape {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*, uniform in [-1, 1).
+    fn draws(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+    }
+
+    fn assert_climb_matches_scan(hull: &ConvexHull, directions: &[Vec3]) {
+        assert!(hull.vertices.len() > SCAN_VERTICES, "the hull must be large enough to climb");
+        for d in directions {
+            assert_eq!(hull.support_index(d), scan(&hull.vertices, d), "direction {d}");
+        }
+    }
+
+    #[test]
+    fn climbing_a_large_hull_finds_the_vertex_a_scan_finds() {
+        let mut next = draws(0x0c0f_fee5);
+        let sphere: Vec<Vec3> = (0..1000).map(|_| Vec3::new(next(), next(), next()).normalize()).collect();
+        let blob: Vec<Vec3> = (0..3000).map(|_| Vec3::new(next(), 0.3 * next(), 2.0 * next())).collect();
+        let mut directions: Vec<Vec3> = (0..400).map(|_| Vec3::new(next(), next(), next())).collect();
+        // Cube-map cell borders and axes.
+        directions.extend([Vec3::x(), -Vec3::y(), Vec3::new(1.0, 1.0, 0.0), Vec3::new(-1.0, 1.0, 1.0), Vec3::new(1e-9, 0.0, -1.0)]);
+        for points in [sphere, blob] {
+            assert_climb_matches_scan(&ConvexHull::new(&points).unwrap(), &directions);
+        }
+    }
+
+    #[test]
+    fn ties_on_a_face_resolve_to_the_scans_vertex() {
+        // A cube sampled on a grid on its faces: every axis direction faces a plateau of 36
+        // equally far vertices (after the hull keeps its own vertices: the corners and whatever
+        // the hull keeps on the faces), and the scan answers the last of them.
+        let mut points = Vec::new();
+        let grid = [-1.0, -0.6, -0.2, 0.2, 0.6, 1.0];
+        for &a in &grid {
+            for &b in &grid {
+                for &c in &grid {
+                    points.push(Vec3::new(a, b, c));
+                }
+            }
+        }
+        let mut next = draws(0xface);
+        // Enough near-sphere points that the hull is climbed, not scanned.
+        points.extend((0..200).map(|_| Vec3::new(next(), next(), next()).normalize() * 1.7 + Vec3::new(0.0, 0.0, 5.0)));
+        let hull = ConvexHull::new(&points).unwrap();
+        let directions = [Vec3::x(), -Vec3::x(), Vec3::y(), -Vec3::y(), -Vec3::z(), Vec3::new(1.0, 1.0, 0.0), Vec3::new(0.0, -1.0, -1.0)];
+        assert_climb_matches_scan(&hull, &directions);
+    }
+}

@@ -83,3 +83,72 @@ pub(super) fn contacts(_: &Shape, plane: &Pose, body: &Shape, pose: &Pose, out: 
 pub(super) fn point_count(_: &Shape, body: &Shape) -> usize {
     vertices(body).0.len().max(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::math::Rotation;
+    use crate::physics::shape::TriangleMesh;
+    use std::sync::Arc;
+
+    /// A closed UV sphere of radius 0.1 with `rings` x `segments` cells.
+    fn uv_sphere(rings: usize, segments: usize) -> TriangleMesh {
+        let mut vertices = vec![Vec3::new(0.0, 0.0, 0.1)];
+        for i in 1..rings {
+            let theta = std::f64::consts::PI * i as f64 / rings as f64;
+            for j in 0..segments {
+                let phi = std::f64::consts::TAU * j as f64 / segments as f64;
+                vertices.push(Vec3::new(theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos()) * 0.1);
+            }
+        }
+        vertices.push(Vec3::new(0.0, 0.0, -0.1));
+        let ring = |i: usize, j: usize| (1 + (i - 1) * segments + j % segments) as u32;
+        let bottom = vertices.len() as u32 - 1;
+        let mut triangles = Vec::new();
+        for j in 0..segments {
+            triangles.push([0, ring(1, j), ring(1, j + 1)]);
+            for i in 1..rings - 1 {
+                triangles.push([ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)]);
+                triangles.push([ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)]);
+            }
+            triangles.push([ring(rings - 1, j + 1), ring(rings - 1, j), bottom]);
+        }
+        TriangleMesh::new(&vertices, &triangles).unwrap()
+    }
+
+    #[test]
+    fn the_tree_gives_the_scans_points_in_the_scans_order() {
+        let mesh = Arc::new(uv_sphere(30, 60));
+        assert!(mesh.vertices.len() > SCAN_VERTICES);
+        let shape = Shape::Mesh(mesh.clone());
+        let plane = Pose { r: Vec3::new(0.01, -0.02, 0.003), q: Rotation::from_axis_angle(&Vec3::x_axis(), 0.2) };
+        let n = plane.q * Vec3::z();
+        for k in 0..60 {
+            let angle = 0.37 * k as f64;
+            let q = Rotation::from_axis_angle(&Vec3::y_axis(), angle) * Rotation::from_axis_angle(&Vec3::z_axis(), 1.3 * angle);
+            // From 2 mm apart to 8 mm deep.
+            let height = 0.102 - 0.01 * (k as f64 / 60.0);
+            let pose = Pose { r: plane.r + n * height, q };
+            let mut found = Vec::new();
+            contacts(&Shape::Plane, &plane, &shape, &pose, &mut found);
+            // The scan, as the pair did it before the tree.
+            let mut expected = Vec::new();
+            let mut lowest: Option<(usize, Vec3, f64)> = None;
+            for (i, v) in mesh.vertices.iter().enumerate() {
+                let p_b = pose.transform_point(v);
+                let h = (p_b - plane.r).dot(&n);
+                if h <= 0.0 {
+                    expected.push(ContactPoint::new(p_b - n * h, p_b, n).with_id(i as u32));
+                }
+                if lowest.is_none_or(|(_, _, l)| h < l) {
+                    lowest = Some((i, p_b, h));
+                }
+            }
+            if expected.is_empty() {
+                let (i, p_b, h) = lowest.unwrap();
+                expected.push(ContactPoint::new(p_b - n * h, p_b, n).with_id(i as u32));
+            }
+            assert_eq!(found, expected, "case {k}");
+        }
+    }
+}
