@@ -79,3 +79,24 @@ def ssp_path_for(name: str) -> pathlib.Path:
             pytrace=False,
         )
     return path
+
+
+@pytest.fixture
+def new_slave(fmu_path, extracted):
+    """Creates instances of the FMU under test and frees them all when the test ends."""
+    unzipdir, md = extracted(fmu_path)
+    created = []
+
+    def make(name="instance"):
+        from fmu_driver import Slave
+
+        slave = Slave(unzipdir, md, instance_name=name)
+        created.append(slave)
+        return slave
+
+    yield make
+    for slave in created:
+        try:
+            slave.free()
+        except Exception:
+            pass  # already freed by the test, or the instance is in an error state

@@ -14,7 +14,7 @@ import pytest
 
 import reference as ref
 import scenarios
-from fmu_driver import FMICallException, Slave
+from fmu_driver import FMICallException
 
 STEP = 1e-3
 START = 0.1  # the scenarios come into contact at about t = 0.14 and leave at about 0.36
@@ -22,25 +22,6 @@ STEPS = 300
 
 PARAMS_1 = scenarios.CASES["plane-sphere linear tanh"]
 PARAMS_2 = scenarios.CASES["sphere-sphere huntcrossley q=0.7 tanh"]
-
-
-@pytest.fixture
-def new_slave(fmu_path, extracted):
-    """Creates instances of the FMU under test and frees them all when the test ends."""
-    unzipdir, md = extracted(fmu_path)
-    created = []
-
-    def make(name="instance"):
-        slave = Slave(unzipdir, md, instance_name=name)
-        created.append(slave)
-        return slave
-
-    yield make
-    for slave in created:
-        try:
-            slave.free()
-        except Exception:
-            pass  # already freed by the test, or the instance is in an error state
 
 
 def inputs_at(params, t) -> dict:

@@ -31,7 +31,6 @@ import numpy as np
 import pytest
 
 import reference as ref
-from fmu_driver import Slave
 
 SHAPE_POINT = 1
 SHAPE_SPHERE = 2
@@ -89,25 +88,6 @@ STICTION = dict(
 )
 
 RTOL = 1e-12
-
-
-@pytest.fixture
-def new_slave(fmu_path, extracted):
-    """Creates instances of the FMU under test and frees them all when the test ends."""
-    unzipdir, md = extracted(fmu_path)
-    created = []
-
-    def make(name="instance"):
-        slave = Slave(unzipdir, md, instance_name=name)
-        created.append(slave)
-        return slave
-
-    yield make
-    for slave in created:
-        try:
-            slave.free()
-        except Exception:
-            pass  # already freed by the test, or the instance is in an error state
 
 
 def close(obtained, expected, rtol=RTOL, scale=None):
