@@ -4,7 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters};
+mod exchange;
+
+pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
+
+use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, POINT_OUTPUTS};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
@@ -59,6 +63,8 @@ pub struct Model {
     resources: Option<PathBuf>,
     /// How many times the outputs were computed (lazy evaluation is visible in tests).
     evaluations: u64,
+    /// Model Exchange: derivatives and event indicators of the point slots (see exchange.rs).
+    locals: Locals,
 }
 
 impl Default for Model {
@@ -70,13 +76,16 @@ impl Default for Model {
             time: 0.0,
             block: None,
             outputs_valid: false,
-            states: Vec::new(),
+            // The point slots' states exist from the start: they are the continuous states of
+            // Model Exchange (variables of the table).
+            states: vec![PointState::default(); POINT_OUTPUTS],
             states_before: Vec::new(),
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
             resources: None,
             evaluations: 0,
+            locals: Locals::default(),
         }
     }
 }
@@ -206,8 +215,12 @@ impl Model {
         &self.states
     }
 
-    /// Replaces the contact points' states (restoring an FMU state).
-    pub fn set_point_states(&mut self, states: Vec<PointState>) {
+    /// Replaces the contact points' states (restoring an FMU state); the point slots always
+    /// have one.
+    pub fn set_point_states(&mut self, mut states: Vec<PointState>) {
+        if states.len() < POINT_OUTPUTS {
+            states.resize(POINT_OUTPUTS, PointState::default());
+        }
         self.states = states;
         self.outputs_valid = false;
     }
@@ -278,6 +291,28 @@ impl fmi_export::FmuModel for Model {
 
     fn take_warnings(&mut self) -> Vec<String> {
         Model::take_warnings(self).collect()
+    }
+
+    const MODEL_EXCHANGE: bool = true;
+
+    fn update_locals(&mut self) -> Result<(), fmi_export::ModelError> {
+        Model::update_locals(self).map(|_| ()).map_err(exported)
+    }
+
+    fn check_model_exchange(&mut self) -> Result<(), String> {
+        Model::check_model_exchange(self)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<bool, fmi_export::ModelError> {
+        Model::update_discrete_states(self).map_err(exported)
+    }
+
+    fn step_event(&mut self) -> Result<bool, fmi_export::ModelError> {
+        Model::step_event(self).map_err(exported)
+    }
+
+    fn state_nominal(&self, index: usize) -> f64 {
+        Model::state_nominal(self, index)
     }
 
     fn has_warnings(&self) -> bool {

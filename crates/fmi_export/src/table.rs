@@ -697,7 +697,12 @@ impl<M: FmuModel> Table<M> {
         let mut scalars = Vec::new();
         for &variable in &variables {
             for element in 0..variable.size {
-                let name = if variable.size == 1 { variable.name.to_string() } else { format!("{}[{}]", variable.name, element + 1) };
+                let name = match (variable.size, variable.name.strip_suffix(')')) {
+                    (1, _) => variable.name.to_string(),
+                    // The derivative of an array is the array of derivatives: `der(x[1])`.
+                    (_, Some(inner)) if inner.starts_with("der(") => format!("{inner}[{}])", element + 1),
+                    _ => format!("{}[{}]", variable.name, element + 1),
+                };
                 scalars.push(Scalar { variable, element, vr: variable.vr + element as u32, name });
             }
         }
@@ -801,7 +806,7 @@ impl<M: FmuModel> Table<M> {
             let v = s.variable;
             let _ = writeln!(
                 text,
-                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}|{:?}",
+                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}{}",
                 s.name,
                 s.vr,
                 v.causality.as_str(),
@@ -810,7 +815,8 @@ impl<M: FmuModel> Table<M> {
                 start_value_in(&mut model, s),
                 v.description,
                 v.dependencies,
-                v.role
+                // Plain variables add nothing, so that a co-simulation model's token stays.
+                if v.role == Role::Plain { String::new() } else { format!("|{:?}", v.role) }
             );
         }
         for ty in &self.enumerations {
