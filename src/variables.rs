@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Scalar, ValueType, Variability, Variable};
+pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Role, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
 
 use crate::block::{GeometryParameters, Wrench};
