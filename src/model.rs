@@ -382,6 +382,16 @@ impl fmi_export::FmuModel for Model {
             }
             page.push_str("</ul>\n");
         };
+        page.push_str(
+            "<h2>Model Exchange</h2>\n<p>The same variables are also offered for Model Exchange. The continuous states are \
+             the tangential deflections <code>contact.point[i].deflection</code> of the eight point slots (ElasticCone, \
+             Stiction; constant 0 for the other laws), with their derivatives. Each slot has two event indicators: \
+             <code>contact.point[i].indicator.separation</code> (make/break: the point's separation, 1 m for a slot \
+             without a point) and <code>contact.point[i].indicator.stick</code> (stick/slip, in N, positive while the \
+             point sticks, 1 N without normal force or stateful friction). Event Mode takes the Restitution onset speed at \
+             the make event and switches Stiction between sticking and slipping. A stateful law on a pair that can have \
+             more than eight points is refused at the end of initialisation.</p>\n",
+        );
         page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
         law_list(&mut page, &crate::variables::NORMAL_LAW);
         page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");
