@@ -150,6 +150,44 @@ def test_the_elastic_cone_breaks_away_at_the_closed_form_time_and_then_slips_as_
             assert math.isclose(friction, mu_f_n, rel_tol=1e-9), f"t = {ti}: |f_t| {friction} vs mu f_n {mu_f_n}"
 
 
+def test_stiction_breaks_away_at_delta_over_v_sticks_again_on_reversal_and_breaks_away_backwards(fmu_path):
+    """Stiction (test_stick_slip.STICTION): s = v t breaks away at t_b = delta / v (an event), slides at
+    mu_d f_n; the drag reverses at T_REV (an input event: Event Mode sticks it again from the slipping
+    deflection (mu_d / mu_s) delta), and it breaks away backwards when s = -delta, after
+    (1 + mu_d / mu_s) delta / v more."""
+    c = drag.STICTION
+    v, delta = c["v"], c["delta"]
+    t_rev, stop = 0.1, 0.3
+    t_break = delta / v
+    t_back = t_rev + (1 + c["mu_d"] / c["mu_s"]) * delta / v
+    dtype = [("time", np.float64), ("frame_b.r_0[1]", np.float64), ("frame_b.r_0[3]", np.float64), ("frame_b.v_0[1]", np.float64)]
+    x_rev = v * t_rev
+    table = np.array(
+        [(0.0, 0.0, -drag.DEPTH, v), (t_rev, x_rev, -drag.DEPTH, v), (t_rev, x_rev, -drag.DEPTH, -v), (stop, x_rev - v * (stop - t_rev), -drag.DEPTH, -v)],
+        dtype=dtype,
+    )
+    result = simulate(fmu_path, c["params"], table, stop, ["contact.friction_force", "contact.point[1].deflection[1]"], relative_tolerance=1e-10, step=0.005)
+    events = event_times(result)
+    assert len(events) == 3, f"expected events at {t_break}, {t_rev}, {t_back}; got {events}"
+    for obtained, expected in zip(events, [t_break, t_rev, t_back]):
+        assert abs(obtained - expected) <= EVENT_TOLERANCE, f"event at {obtained!r}, closed form {expected!r}"
+    f_n = c["k"] * drag.DEPTH
+    slipping = c["mu_d"] / c["mu_s"] * delta
+    for t, friction, s in zip(result["time"], result["contact.friction_force"], result["contact.point[1].deflection[1]"]):
+        if t < t_break - 1e-9:
+            expected_s = v * t
+        elif t_break + 1e-9 < t < t_rev - 1e-9:
+            expected_s = slipping
+        elif t_rev + 1e-9 < t < t_back - 1e-9:
+            expected_s = slipping - v * (t - t_rev)
+        elif t > t_back + 1e-9:
+            expected_s = -slipping
+        else:
+            continue
+        assert math.isclose(s, expected_s, rel_tol=1e-7, abs_tol=1e-15), f"t = {t}: s {s} vs {expected_s}"
+        assert math.isclose(friction, c["mu_s"] * f_n * abs(expected_s) / delta, rel_tol=1e-7, abs_tol=1e-9), f"t = {t}: |f_t| {friction}"
+
+
 @pytest.mark.parametrize("law", [6, 7])
 def test_a_stateful_law_on_a_pair_with_more_points_than_slots_is_refused_by_name(fmu_path, law):
     params = {
