@@ -4,7 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters};
+mod exchange;
+
+pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
+
+use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, POINT_OUTPUTS};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
@@ -59,6 +63,8 @@ pub struct Model {
     resources: Option<PathBuf>,
     /// How many times the outputs were computed (lazy evaluation is visible in tests).
     evaluations: u64,
+    /// Model Exchange: derivatives and event indicators of the point slots (see exchange.rs).
+    locals: Locals,
 }
 
 impl Default for Model {
@@ -70,13 +76,16 @@ impl Default for Model {
             time: 0.0,
             block: None,
             outputs_valid: false,
-            states: Vec::new(),
+            // The point slots' states exist from the start: they are the continuous states of
+            // Model Exchange (variables of the table).
+            states: vec![PointState::default(); POINT_OUTPUTS],
             states_before: Vec::new(),
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
             resources: None,
             evaluations: 0,
+            locals: Locals::default(),
         }
     }
 }
@@ -206,8 +215,12 @@ impl Model {
         &self.states
     }
 
-    /// Replaces the contact points' states (restoring an FMU state).
-    pub fn set_point_states(&mut self, states: Vec<PointState>) {
+    /// Replaces the contact points' states (restoring an FMU state); the point slots always
+    /// have one.
+    pub fn set_point_states(&mut self, mut states: Vec<PointState>) {
+        if states.len() < POINT_OUTPUTS {
+            states.resize(POINT_OUTPUTS, PointState::default());
+        }
         self.states = states;
         self.outputs_valid = false;
     }
@@ -280,6 +293,28 @@ impl fmi_export::FmuModel for Model {
         Model::take_warnings(self).collect()
     }
 
+    const MODEL_EXCHANGE: bool = true;
+
+    fn update_locals(&mut self) -> Result<(), fmi_export::ModelError> {
+        Model::update_locals(self).map(|_| ()).map_err(exported)
+    }
+
+    fn check_model_exchange(&mut self) -> Result<(), String> {
+        Model::check_model_exchange(self)
+    }
+
+    fn update_discrete_states(&mut self) -> Result<bool, fmi_export::ModelError> {
+        Model::update_discrete_states(self).map_err(exported)
+    }
+
+    fn step_event(&mut self) -> Result<bool, fmi_export::ModelError> {
+        Model::step_event(self).map_err(exported)
+    }
+
+    fn state_nominal(&self, index: usize) -> f64 {
+        Model::state_nominal(self, index)
+    }
+
     fn has_warnings(&self) -> bool {
         !self.warnings.is_empty()
     }
@@ -347,6 +382,16 @@ impl fmi_export::FmuModel for Model {
             }
             page.push_str("</ul>\n");
         };
+        page.push_str(
+            "<h2>Model Exchange</h2>\n<p>The same variables are also offered for Model Exchange. The continuous states are \
+             the tangential deflections <code>contact.point[i].deflection</code> of the eight point slots (ElasticCone, \
+             Stiction; constant 0 for the other laws), with their derivatives. Each slot has two event indicators: \
+             <code>contact.point[i].indicator.separation</code> (make/break: the point's separation, 1 m for a slot \
+             without a point) and <code>contact.point[i].indicator.stick</code> (stick/slip, in N, positive while the \
+             point sticks, 1 N without normal force or stateful friction). Event Mode takes the Restitution onset speed at \
+             the make event and switches Stiction between sticking and slipping. A stateful law on a pair that can have \
+             more than eight points is refused at the end of initialisation.</p>\n",
+        );
         page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
         law_list(&mut page, &crate::variables::NORMAL_LAW);
         page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");

@@ -5,12 +5,12 @@
 //!
 //! Value references: `time` 0, inputs 1 to 26, outputs from 100, per-point outputs from 1000,
 //! geometry parameters from 200 (A) and 250 (B), normal law 300, friction 400, `material.pair`
-//! 500, `solver.max_step` 600.
+//! 500, `solver.max_step` 600, Model Exchange states, derivatives and event indicators from 3000.
 #![forbid(unsafe_code)]
 
 use std::sync::OnceLock;
 
-pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Scalar, ValueType, Variability, Variable};
+pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Role, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
 
 use crate::block::{GeometryParameters, Wrench};
@@ -310,6 +310,28 @@ fn build_table() -> Vec<Variable<Model>> {
         })
         .min(0.0),
     ]);
+
+    // Model Exchange, per point slot (value references 3000 + 10 (i - 1) + k): the tangential
+    // deflection (a continuous state), its derivative and the two event indicators.
+    macro_rules! point_states {
+        ($($i:literal => $slot:literal),+) => {$(
+            t.extend([
+                V::state(concat!("contact.point[", $i, "].deflection"), 3000 + 10 * ($i - 1), 3, "m",
+                    concat!("Tangential deflection of contact point ", $i, " (ElasticCone, Stiction; 0 for the other laws), in W"),
+                    |m| m.deflection_mut($slot)),
+                V::derivative(concat!("der(contact.point[", $i, "].deflection)"), 3003 + 10 * ($i - 1), 3, 3000 + 10 * ($i - 1), "m/s",
+                    concat!("Rate of the tangential deflection of contact point ", $i),
+                    |m| &mut m.locals_mut().deflection_rate[$slot]),
+                V::event_indicator(concat!("contact.point[", $i, "].indicator.separation"), 3006 + 10 * ($i - 1), "m",
+                    concat!("Make/break event indicator of contact point ", $i, ": its separation (1 when the pair has no such point)"),
+                    |m| std::slice::from_mut(&mut m.locals_mut().separation[$slot])),
+                V::event_indicator(concat!("contact.point[", $i, "].indicator.stick"), 3007 + 10 * ($i - 1), "N",
+                    concat!("Stick/slip event indicator of contact point ", $i, " (> 0 sticks, < 0 slips; 1 without normal force or stateful friction)"),
+                    |m| std::slice::from_mut(&mut m.locals_mut().stick[$slot])),
+            ]);
+        )+};
+    }
+    point_states!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
     t
 }
 

@@ -380,7 +380,7 @@ fn two_instances_are_independent() {
 }
 
 #[test]
-fn a_wrong_guid_or_model_exchange_is_refused_with_a_message() {
+fn a_wrong_guid_or_fmu_type_is_refused_with_a_message() {
     let fmu = Fmu::with_guid("{00000000-0000-0000-0000-000000000000}");
     assert!(fmu.c.is_null());
     assert!(fmu.logged("does not match"));
@@ -395,9 +395,15 @@ fn a_wrong_guid_or_model_exchange_is_refused_with_a_message() {
     let name = CString::new("me").unwrap();
     let guid = CString::new(variables::instantiation_token()).unwrap();
     // SAFETY: valid strings and callbacks.
-    let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_MODEL_EXCHANGE, guid.as_ptr(), std::ptr::null(), &functions, 0, 0) };
+    let c = unsafe { fmi2Instantiate(name.as_ptr(), 7, guid.as_ptr(), std::ptr::null(), &functions, 0, 0) };
     assert!(c.is_null());
-    assert!(log.lock().unwrap().iter().any(|(_, _, m)| m.contains("co-simulation FMU")));
+    assert!(log.lock().unwrap().iter().any(|(_, _, m)| m.contains("fmuType = 7 is neither fmi2ModelExchange (0) nor fmi2CoSimulation (1)")));
+    // Model Exchange is provided (tests/model_exchange_c_api.rs).
+    // SAFETY: valid strings and callbacks.
+    let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_MODEL_EXCHANGE, guid.as_ptr(), std::ptr::null(), &functions, 0, 0) };
+    assert!(!c.is_null());
+    // SAFETY: made above, freed once.
+    unsafe { fmi2FreeInstance(c) };
 }
 
 #[test]
@@ -426,7 +432,7 @@ fn debug_logging_categories_are_honoured_and_unknown_ones_refused() {
 }
 
 #[test]
-fn model_exchange_functions_answer_error_with_a_reason() {
+fn model_exchange_functions_on_a_co_simulation_instance_answer_error_with_a_reason() {
     let fmu = Fmu::new();
     fmu.initialize();
     // SAFETY: a live instance.
@@ -435,7 +441,7 @@ fn model_exchange_functions_answer_error_with_a_reason() {
         assert_eq!(fmi2GetDerivatives(fmu.c, std::ptr::null_mut(), 0), Status::Error);
         assert_eq!(fmi2CancelStep(fmu.c), Status::Error);
     }
-    assert!(fmu.logged("Model Exchange is not provided"));
+    assert!(fmu.logged("fmi2EnterEventMode: not supported: the instance was instantiated for co-simulation"));
     // The instance is still usable: these calls did not change its state.
     // SAFETY: a live instance.
     assert_eq!(unsafe { fmi2DoStep(fmu.c, 0.0, 1e-3, 1) }, Status::Ok);

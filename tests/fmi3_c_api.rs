@@ -574,16 +574,18 @@ fn instantiation_refuses_a_wrong_token_and_other_interfaces() {
     assert!(instance.is_null());
     assert!(log.lock().unwrap().iter().any(|(_, _, m)| m.contains("instanceName is a null pointer")));
 
-    // Model Exchange and Scheduled Execution are not provided.
+    // Scheduled Execution is not provided; Model Exchange checks the token as co-simulation does
+    // (the rest of it: tests/model_exchange_c_api.rs).
     let name = CString::new("me").unwrap();
+    let wrong = CString::new("{00000000-0000-0000-0000-000000000000}").unwrap();
     // SAFETY: valid strings, callback and environment.
     unsafe {
-        assert!(fmi3InstantiateModelExchange(name.as_ptr(), token.as_ptr(), null(), false, false, env, Some(record)).is_null());
+        assert!(fmi3InstantiateModelExchange(name.as_ptr(), wrong.as_ptr(), null(), false, false, env, Some(record)).is_null());
         assert!(fmi3InstantiateScheduledExecution(name.as_ptr(), token.as_ptr(), null(), false, false, env, Some(record), None, None, None)
             .is_null());
     }
     let messages: Vec<String> = log.lock().unwrap().iter().map(|(_, _, m)| m.clone()).collect();
-    assert!(messages.iter().any(|m| m.contains("fmi3InstantiateModelExchange") && m.contains("co-simulation FMU")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("fmi3InstantiateModelExchange") && m.contains("does not match")), "{messages:?}");
     assert!(messages.iter().any(|m| m.contains("fmi3InstantiateScheduledExecution") && m.contains("co-simulation FMU")));
 
     // eventModeUsed: a warning, and the instance works without event mode.
@@ -698,8 +700,9 @@ fn variable_dependencies_come_from_the_table() {
         assert_eq!(status, Status::Ok, "{name}: {:?}", fmu.messages());
         n
     };
-    assert_eq!(count("frame_b.f_0[1]"), 26);
-    assert_eq!(count("contact.active"), 26);
+    // Every input and the 24 continuous states of Model Exchange (the point slots' deflections).
+    assert_eq!(count("frame_b.f_0[1]"), 26 + 24);
+    assert_eq!(count("contact.active"), 26 + 24);
     assert_eq!(count("contact.separation"), 14);
     assert_eq!(count("contact.n_0[3]"), 14);
     assert_eq!(count("normal.stiffness"), 0);
@@ -773,7 +776,11 @@ fn functions_the_fmu_does_not_provide_log_why_and_keep_the_state() {
         assert_eq!(fmi3GetOutputDerivatives(fmu.instance, null(), 0, null(), null_mut(), 0), Status::Error);
         assert!(fmu.last_message().contains("maxOutputDerivativeOrder is 0"));
         assert_eq!(fmi3GetNumberOfContinuousStates(fmu.instance, &mut n), Status::Error);
-        assert_eq!(fmu.last_message(), "fmi3GetNumberOfContinuousStates: not supported: ContactForce is a co-simulation FMU (Model Exchange is not provided)");
+        assert_eq!(
+            fmu.last_message(),
+            "fmi3GetNumberOfContinuousStates: not supported: the instance was instantiated for co-simulation; the Model Exchange \
+             functions need an instance instantiated for Model Exchange"
+        );
         assert_eq!(fmi3SetTime(fmu.instance, 0.0), Status::Error);
     }
     // None of these moved the instance out of Step Mode.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use contact_force::fmi as model_description;
 use contact_force::model::Model;
 use contact_force::variables::POSE_INPUTS;
-use contact_force::variables::{self, Causality};
+use contact_force::variables::{self, Causality, Role};
 use quick_xml::events::Event;
 use quick_xml::{Reader, XmlVersion};
 
@@ -173,22 +173,35 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
     let input_vrs: BTreeSet<String> =
         variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr.to_string()).collect();
     assert_eq!(input_vrs.len(), 26);
+    // The continuous states of Model Exchange are knowns too.
+    let state_vrs: BTreeSet<String> = variables::scalars().iter().filter(|s| s.variable.role == Role::State).map(|s| s.vr.to_string()).collect();
+    assert_eq!(state_vrs.len(), 24);
+    let derivatives: Vec<String> =
+        variables::scalars().iter().filter(|s| matches!(s.variable.role, Role::Derivative { .. })).map(|s| s.vr.to_string()).collect();
+    assert_eq!(derivatives.len(), 24);
 
     let fmi3 = elements(&model_description::fmi3_xml());
     let listed: Vec<&Element> = fmi3.iter().filter(|e| e.name() == "Output").collect();
     let initial: Vec<&str> = fmi3.iter().filter(|e| e.name() == "InitialUnknown").map(|e| e.attribute("valueReference").unwrap()).collect();
     assert_eq!(listed.len(), outputs.len());
-    assert_eq!(initial, outputs.iter().map(|s| s.vr.to_string()).collect::<Vec<_>>());
+    // The outputs and the state derivatives (declared after them), in table order.
+    let mut expected_initial: Vec<String> = outputs.iter().map(|s| s.vr.to_string()).collect();
+    expected_initial.extend(derivatives.iter().cloned());
+    assert_eq!(initial, expected_initial);
+    let listed_derivatives: Vec<&str> =
+        fmi3.iter().filter(|e| e.name() == "ContinuousStateDerivative").map(|e| e.attribute("valueReference").unwrap()).collect();
+    assert_eq!(listed_derivatives, derivatives);
+    assert_eq!(fmi3.iter().filter(|e| e.name() == "EventIndicator").count(), 16);
     for (element, scalar) in listed.iter().zip(&outputs) {
         assert_eq!(element.attribute("valueReference").unwrap(), scalar.vr.to_string());
         let dependencies: Vec<&str> = element.attribute("dependencies").unwrap().split(' ').collect();
         let kinds: Vec<&str> = element.attribute("dependenciesKind").unwrap().split(' ').collect();
         assert_eq!(dependencies.len(), kinds.len());
         assert!(kinds.iter().all(|k| *k == "dependent"));
-        assert!(dependencies.iter().all(|d| input_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
+        assert!(dependencies.iter().all(|d| input_vrs.contains(*d) || state_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
         let expected = match scalar.variable.dependencies {
             variables::Dependencies::Inputs(_) => 14,
-            _ => 26,
+            _ => 26 + 24,
         };
         assert_eq!(dependencies.len(), expected, "{}", scalar.name);
     }

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod parameters;
+mod slots;
 
 pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
 

@@ -10,7 +10,7 @@ pub use fmi_export::{instance, logger, resources, status};
 pub mod fmi2 {
     //! Every function of fmi2Functions.h (see `fmi_export::fmi2`).
     pub use fmi_export::fmi2::{
-        Fmi2Boolean, Fmi2CallbackFunctions, Fmi2Component, Fmi2FmuState, Fmi2String, Fmi2ValueReference, FMI2_CO_SIMULATION,
+        Fmi2Boolean, Fmi2CallbackFunctions, Fmi2Component, Fmi2EventInfo, Fmi2FmuState, Fmi2String, Fmi2ValueReference, FMI2_CO_SIMULATION,
         FMI2_DO_STEP_STATUS, FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_MODEL_EXCHANGE, FMI2_PENDING_STATUS, FMI2_TERMINATED,
         FMI2_TRUE,
     };

@@ -1,8 +1,8 @@
-//! The FMI 2.0 C API (fmi2Functions.h), co-simulation.
+//! The FMI 2.0 C API (fmi2Functions.h): co-simulation here, Model Exchange in `fmi2_me.rs`.
 //!
 //! Every function is a thin adapter: it converts the C arguments and calls [`dispatch`] with its
-//! entry of the state table below. Model Exchange functions and the optional functions this FMU
-//! does not provide log why and answer fmi2Error.
+//! entry of the state table below. The optional functions this FMU does not provide log why and
+//! answer fmi2Error.
 
 #![allow(non_snake_case)]
 
@@ -14,6 +14,11 @@ use super::resources;
 use super::status::{Failure, Status};
 use crate::model::FmuModel;
 use crate::table::IntKind;
+
+pub use super::fmi2_me::{
+    fmi2CompletedIntegratorStep, fmi2EnterContinuousTimeMode, fmi2EnterEventMode, fmi2GetContinuousStates, fmi2GetDerivatives,
+    fmi2GetEventIndicators, fmi2GetNominalsOfContinuousStates, fmi2NewDiscreteStates, fmi2SetContinuousStates, fmi2SetTime, Fmi2EventInfo,
+};
 
 pub type Fmi2Component = *mut c_void;
 pub type Fmi2FmuState = *mut c_void;
@@ -60,25 +65,28 @@ mod table {
     }
 
     /// Where variable values can be read: after initialisation has begun.
-    const READABLE: States = States::of(&[InitializationMode, StepMode, StepFailed, Terminated, Error]);
+    const READABLE: States = States::of(&[InitializationMode, StepMode, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]);
     /// Where FMU states can be handled.
-    const STATEFUL: States = States::of(&[Instantiated, InitializationMode, StepMode, StepFailed, Terminated, Error]);
+    const STATEFUL: States =
+        States::of(&[Instantiated, InitializationMode, StepMode, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]);
+    /// Where variables can be set (Model Exchange: inputs in Event and Continuous-Time Mode).
+    const WRITABLE: States = States::of(&[Instantiated, InitializationMode, StepMode, EventMode, ContinuousTimeMode]);
     const STATUS: States = States::of(&[StepMode, StepFailed, Terminated, Error]);
 
     pub const SET_DEBUG_LOGGING: Function = f("fmi2SetDebugLogging", States::NOT_FATAL);
     pub const SETUP_EXPERIMENT: Function = f("fmi2SetupExperiment", States::of(&[Instantiated]));
     pub const ENTER_INITIALIZATION_MODE: Function = f("fmi2EnterInitializationMode", States::of(&[Instantiated]));
     pub const EXIT_INITIALIZATION_MODE: Function = f("fmi2ExitInitializationMode", States::of(&[InitializationMode]));
-    pub const TERMINATE: Function = f("fmi2Terminate", States::of(&[StepMode, StepFailed]));
+    pub const TERMINATE: Function = f("fmi2Terminate", States::of(&[StepMode, StepFailed, EventMode, ContinuousTimeMode]));
     pub const RESET: Function = f("fmi2Reset", States::NOT_FATAL);
     pub const GET_REAL: Function = f("fmi2GetReal", READABLE);
     pub const GET_INTEGER: Function = f("fmi2GetInteger", READABLE);
     pub const GET_BOOLEAN: Function = f("fmi2GetBoolean", READABLE);
     pub const GET_STRING: Function = f("fmi2GetString", READABLE);
-    pub const SET_REAL: Function = f("fmi2SetReal", States::of(&[Instantiated, InitializationMode, StepMode]));
-    pub const SET_INTEGER: Function = f("fmi2SetInteger", States::of(&[Instantiated, InitializationMode, StepMode]));
-    pub const SET_BOOLEAN: Function = f("fmi2SetBoolean", States::of(&[Instantiated, InitializationMode, StepMode]));
-    pub const SET_STRING: Function = f("fmi2SetString", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const SET_REAL: Function = f("fmi2SetReal", WRITABLE);
+    pub const SET_INTEGER: Function = f("fmi2SetInteger", WRITABLE);
+    pub const SET_BOOLEAN: Function = f("fmi2SetBoolean", WRITABLE);
+    pub const SET_STRING: Function = f("fmi2SetString", WRITABLE);
     pub const GET_FMU_STATE: Function = f("fmi2GetFMUstate", STATEFUL);
     pub const SET_FMU_STATE: Function = f("fmi2SetFMUstate", STATEFUL);
     pub const FREE_FMU_STATE: Function = f("fmi2FreeFMUstate", STATEFUL);
@@ -184,7 +192,11 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
         if let Err(e) = name {
             return fail(e);
         }
-        if fmuType != FMI2_CO_SIMULATION {
+        let for_model_exchange = fmuType == FMI2_MODEL_EXCHANGE && M::MODEL_EXCHANGE;
+        if fmuType != FMI2_CO_SIMULATION && !for_model_exchange {
+            if M::MODEL_EXCHANGE {
+                return fail(format!("fmuType = {fmuType} is neither fmi2ModelExchange (0) nor fmi2CoSimulation (1)"));
+            }
             return fail(format!("fmuType = {fmuType}: {}; instantiate with fmi2CoSimulation", model_exchange::<M>()));
         }
         // SAFETY: a C string or null, by the standard.
@@ -207,7 +219,11 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi2Instantiate: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(table, logger, resources).into_raw()
+        let instance = Instance::<M>::new(table, logger, resources);
+        if for_model_exchange {
+            return instance.into_model_exchange().into_raw();
+        }
+        instance.into_raw()
     })
 }
 
@@ -607,81 +623,6 @@ pub unsafe fn fmi2GetRealOutputDerivatives<M: FmuModel>(
 ) -> Status {
     // SAFETY: see unsupported.
     unsafe { unsupported::<M>(c, "fmi2GetRealOutputDerivatives", "maxOutputDerivativeOrder is 0") }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2EnterEventMode<M: FmuModel>(c: Fmi2Component) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2EnterEventMode", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2NewDiscreteStates<M: FmuModel>(c: Fmi2Component, _eventInfo: *mut c_void) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2NewDiscreteStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2EnterContinuousTimeMode<M: FmuModel>(c: Fmi2Component) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2EnterContinuousTimeMode", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2CompletedIntegratorStep<M: FmuModel>(
-    c: Fmi2Component,
-    _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,
-    _enterEventMode: *mut Fmi2Boolean,
-    _terminateSimulation: *mut Fmi2Boolean,
-) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2CompletedIntegratorStep", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2SetTime<M: FmuModel>(c: Fmi2Component, _time: f64) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2SetTime", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2SetContinuousStates<M: FmuModel>(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2SetContinuousStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2GetDerivatives<M: FmuModel>(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetDerivatives", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2GetEventIndicators<M: FmuModel>(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetEventIndicators", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2GetContinuousStates<M: FmuModel>(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetContinuousStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `c` is an instance from fmi2Instantiate.
-pub unsafe fn fmi2GetNominalsOfContinuousStates<M: FmuModel>(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetNominalsOfContinuousStates", &model_exchange::<M>()) }
 }
 
 /// Exports every function of fmi2Functions.h for the model type `$model`: each a thin

@@ -18,6 +18,12 @@ use super::status::{Failure, FmiResult, Status};
 use crate::model::FmuModel;
 use crate::table::{IntKind, Table};
 
+pub use super::fmi3_me::{
+    fmi3CompletedIntegratorStep, fmi3EnterContinuousTimeMode, fmi3EnterEventMode, fmi3GetContinuousStateDerivatives, fmi3GetContinuousStates,
+    fmi3GetEventIndicators, fmi3GetNominalsOfContinuousStates, fmi3GetNumberOfContinuousStates, fmi3GetNumberOfEventIndicators,
+    fmi3InstantiateModelExchange, fmi3SetContinuousStates, fmi3SetTime, fmi3UpdateDiscreteStates,
+};
+
 /// The types of the exported signatures, for the export macro.
 pub mod abi {
     pub use super::{
@@ -78,15 +84,15 @@ mod table {
 
     /// Where variable values can be read: after initialisation has begun, and in Error for
     /// diagnosis.
-    const READABLE: States = States::of(&[InitializationMode, StepMode, Terminated, Error]);
+    const READABLE: States = States::of(&[InitializationMode, StepMode, Terminated, Error, EventMode, ContinuousTimeMode]);
     /// Where variable values can be set; the variable table itself refuses fixed parameters
     /// after initialisation.
-    const WRITABLE: States = States::of(&[Instantiated, InitializationMode, StepMode]);
+    const WRITABLE: States = States::of(&[Instantiated, InitializationMode, StepMode, EventMode, ContinuousTimeMode]);
 
     pub const SET_DEBUG_LOGGING: Function = f("fmi3SetDebugLogging", States::NOT_FATAL);
     pub const ENTER_INITIALIZATION_MODE: Function = f("fmi3EnterInitializationMode", States::of(&[Instantiated]));
     pub const EXIT_INITIALIZATION_MODE: Function = f("fmi3ExitInitializationMode", States::of(&[InitializationMode]));
-    pub const TERMINATE: Function = f("fmi3Terminate", States::of(&[StepMode]));
+    pub const TERMINATE: Function = f("fmi3Terminate", States::of(&[StepMode, EventMode, ContinuousTimeMode]));
     pub const RESET: Function = f("fmi3Reset", States::NOT_FATAL);
 
     pub const GET_FLOAT32: Function = f("fmi3GetFloat32", READABLE);
@@ -147,10 +153,6 @@ unsafe fn unsupported<M: FmuModel>(instance: Fmi3Instance, function: &str, why: 
     })
 }
 
-/// Why the Model Exchange functions answer Error.
-fn model_exchange<M: FmuModel>() -> String {
-    format!("{} is a co-simulation FMU (Model Exchange is not provided)", M::NAME)
-}
 const NO_EVENT_MODE: &str = "hasEventMode is false: the FMU runs in Step Mode only";
 const NO_CLOCKS: &str = "the FMU has no clocks";
 const NO_STRUCTURAL_PARAMETERS: &str = "the FMU has no structural parameters, so there is no Configuration Mode";
@@ -263,21 +265,6 @@ pub unsafe fn fmi3SetDebugLogging<M: FmuModel>(
 // Creation and destruction.
 
 /// # Safety
-/// `instanceName` and `instantiationToken` are C strings.
-pub unsafe fn fmi3InstantiateModelExchange<M: FmuModel>(
-    instanceName: Fmi3String,
-    _instantiationToken: Fmi3String,
-    _resourcePath: Fmi3String,
-    _visible: Fmi3Boolean,
-    loggingOn: Fmi3Boolean,
-    instanceEnvironment: Fmi3InstanceEnvironment,
-    logMessage: Option<Fmi3LoggerCallback>,
-) -> Fmi3Instance {
-    // SAFETY: arguments as the standard documents them.
-    unsafe { co_simulation_only::<M>("fmi3InstantiateModelExchange", "Model Exchange", instanceName, loggingOn, instanceEnvironment, logMessage) }
-}
-
-/// # Safety
 /// Arguments as in the FMI 3.0 standard: C strings or null; `logMessage` null or a valid
 /// callback that accepts `instanceEnvironment`.
 pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
@@ -387,13 +374,6 @@ pub unsafe fn fmi3EnterInitializationMode<M: FmuModel>(
 pub unsafe fn fmi3ExitInitializationMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
     // SAFETY: see dispatch.
     unsafe { dispatch::<M>(instance, table::EXIT_INITIALIZATION_MODE, None, |i| i.exit_initialization_mode()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3EnterEventMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3EnterEventMode", NO_EVENT_MODE) }
 }
 
 /// # Safety
@@ -1181,99 +1161,6 @@ pub unsafe fn fmi3SetShiftFraction<M: FmuModel>(
 pub unsafe fn fmi3EvaluateDiscreteStates<M: FmuModel>(instance: Fmi3Instance) -> Status {
     // SAFETY: see unsupported.
     unsafe { unsupported::<M>(instance, "fmi3EvaluateDiscreteStates", NO_EVENT_MODE) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3UpdateDiscreteStates<M: FmuModel>(
-    instance: Fmi3Instance,
-    _discreteStatesNeedUpdate: *mut Fmi3Boolean,
-    _terminateSimulation: *mut Fmi3Boolean,
-    _nominalsOfContinuousStatesChanged: *mut Fmi3Boolean,
-    _valuesOfContinuousStatesChanged: *mut Fmi3Boolean,
-    _nextEventTimeDefined: *mut Fmi3Boolean,
-    _nextEventTime: *mut f64,
-) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3UpdateDiscreteStates", NO_EVENT_MODE) }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Model Exchange: not provided.
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3EnterContinuousTimeMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3EnterContinuousTimeMode", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3CompletedIntegratorStep<M: FmuModel>(
-    instance: Fmi3Instance,
-    _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean,
-    _enterEventMode: *mut Fmi3Boolean,
-    _terminateSimulation: *mut Fmi3Boolean,
-) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3CompletedIntegratorStep", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3SetTime<M: FmuModel>(instance: Fmi3Instance, _time: f64) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3SetTime", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3SetContinuousStates<M: FmuModel>(instance: Fmi3Instance, _continuousStates: *const f64, _nContinuousStates: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3SetContinuousStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetContinuousStateDerivatives<M: FmuModel>(instance: Fmi3Instance, _derivatives: *mut f64, _nContinuousStates: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetContinuousStateDerivatives", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetEventIndicators<M: FmuModel>(instance: Fmi3Instance, _eventIndicators: *mut f64, _nEventIndicators: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetEventIndicators", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetContinuousStates<M: FmuModel>(instance: Fmi3Instance, _continuousStates: *mut f64, _nContinuousStates: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetContinuousStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetNominalsOfContinuousStates<M: FmuModel>(instance: Fmi3Instance, _nominals: *mut f64, _nContinuousStates: usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetNominalsOfContinuousStates", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetNumberOfEventIndicators<M: FmuModel>(instance: Fmi3Instance, _nEventIndicators: *mut usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetNumberOfEventIndicators", &model_exchange::<M>()) }
-}
-
-/// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
-pub unsafe fn fmi3GetNumberOfContinuousStates<M: FmuModel>(instance: Fmi3Instance, _nContinuousStates: *mut usize) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetNumberOfContinuousStates", &model_exchange::<M>()) }
 }
 
 // ---------------------------------------------------------------------------------------------

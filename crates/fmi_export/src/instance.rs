@@ -23,6 +23,10 @@ pub enum State {
     Terminated = 16,
     Error = 32,
     Fatal = 64,
+    /// Model Exchange: Event Mode.
+    EventMode = 128,
+    /// Model Exchange: Continuous-Time Mode.
+    ContinuousTimeMode = 256,
 }
 
 /// A set of states in which a function may be called.
@@ -40,9 +44,9 @@ impl States {
         States(bits)
     }
 
-    pub const ANY: States = States(0x7f);
+    pub const ANY: States = States(0x1ff);
     /// Every state but Fatal.
-    pub const NOT_FATAL: States = States(0x3f);
+    pub const NOT_FATAL: States = States(0x1ff & !(State::Fatal as u16));
 
     pub fn contains(self, state: State) -> bool {
         self.0 & state as u16 != 0
@@ -76,6 +80,17 @@ pub struct Instance<M: 'static> {
     pub last_successful_time: f64,
     /// Strings handed out by the last string get; valid until the next call.
     strings: Vec<CString>,
+    /// Co-simulation or Model Exchange: fixed at instantiation.
+    pub interface: Interface,
+    /// Model Exchange: where the states, derivatives and event indicators are in the table.
+    pub layout: Option<crate::model_exchange::Layout>,
+}
+
+/// The interface an instance was made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    CoSimulation,
+    ModelExchange,
 }
 
 impl<M: FmuModel> Instance<M> {
@@ -90,6 +105,8 @@ impl<M: FmuModel> Instance<M> {
             resources,
             last_successful_time: 0.0,
             strings: Vec::new(),
+            interface: Interface::CoSimulation,
+            layout: None,
         }
     }
 
@@ -149,6 +166,11 @@ impl<M: FmuModel> Instance<M> {
         self.table.check_ranges(&mut self.model).map_err(Failure::error)?;
         self.model.initialize().map_err(Failure::error)?;
         self.flush_warnings();
+        if self.interface == Interface::ModelExchange {
+            self.model.check_model_exchange().map_err(|e| Failure::error(format!("Model Exchange: {e}")))?;
+            self.state = State::EventMode;
+            return Ok(Status::Ok);
+        }
         self.state = State::StepMode;
         Ok(Status::Ok)
     }
@@ -302,7 +324,7 @@ pub unsafe fn store_state<M>(target: *mut *mut c_void, saved: SavedState<M>) {
     }
 }
 
-const STATES: [State; 7] = [
+const STATES: [State; 9] = [
     State::Instantiated,
     State::InitializationMode,
     State::StepMode,
@@ -310,12 +332,19 @@ const STATES: [State; 7] = [
     State::Terminated,
     State::Error,
     State::Fatal,
+    State::EventMode,
+    State::ContinuousTimeMode,
 ];
+
+/// The byte that stands for a state in a serialized FMU state: 1 + the position of its bit.
+fn state_code(state: State) -> u8 {
+    (state as u16).trailing_zeros() as u8 + 1
+}
 
 /// Serializes a saved state: the state machine's state as one byte, then the model in the format
 /// of [`crate::table::Table::serialize`] (time included, with its own checksum).
 pub fn serialize_state<M: FmuModel>(table: &Table<M>, saved: &SavedState<M>) -> Vec<u8> {
-    let mut bytes = vec![saved.state as u16 as u8];
+    let mut bytes = vec![state_code(saved.state)];
     bytes.extend(table.serialize(&mut saved.model.clone()));
     bytes
 }
@@ -325,7 +354,7 @@ pub fn deserialize_state<M: FmuModel>(table: &Table<M>, bytes: &[u8]) -> Result<
     let (first, rest) = bytes.split_first().ok_or("an empty buffer is not a serialized FMU state")?;
     let state = *STATES
         .iter()
-        .find(|s| **s as u16 as u8 == *first)
+        .find(|s| state_code(**s) == *first)
         .ok_or("these bytes are not a serialized ContactForce FMU state")?;
     let model = table.deserialize(rest)?;
     if !model.time().is_finite() {

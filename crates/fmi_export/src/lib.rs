@@ -9,11 +9,14 @@
 //! the same table.
 
 pub mod fmi2;
+pub mod fmi2_me;
 pub mod fmi3;
+pub mod fmi3_me;
 pub mod instance;
 pub mod logger;
 pub mod model;
 pub mod model_description;
+pub mod model_exchange;
 pub mod resources;
 pub mod status;
 pub mod table;

@@ -92,6 +92,43 @@ pub trait FmuModel: Clone + Sized + 'static {
         Ok(())
     }
 
+    // -----------------------------------------------------------------------------------------
+    // Model Exchange (opt-in: a model that keeps the defaults is co-simulation only). The
+    // continuous states, their derivatives and the event indicators are variables of the table
+    // (`Variable::state`, `Variable::derivative`, `Variable::event_indicator`); the C API reads
+    // and writes them through it. See `crate::model_exchange`.
+
+    /// True when the FMUs declare `<ModelExchange>` and the Model Exchange functions work.
+    const MODEL_EXCHANGE: bool = false;
+
+    /// Brings the derivatives and event indicators up to date with the inputs, parameters,
+    /// continuous and discrete states (called before one of them is read).
+    fn update_locals(&mut self) -> Result<(), ModelError> {
+        self.update_outputs()
+    }
+
+    /// The end of initialisation of a Model Exchange instance, after [`FmuModel::initialize`]:
+    /// refuses what Model Exchange cannot do with these parameters (the error names them).
+    fn check_model_exchange(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Event Mode: updates the discrete states for the current time, inputs and continuous
+    /// states; answers true when it also changed the values of continuous states.
+    fn update_discrete_states(&mut self) -> Result<bool, ModelError> {
+        Ok(false)
+    }
+
+    /// After an accepted integrator step: true asks the importer for Event Mode (a step event).
+    fn step_event(&mut self) -> Result<bool, ModelError> {
+        Ok(false)
+    }
+
+    /// The nominal value of continuous state `index` (0-based, table order).
+    fn state_nominal(&self, _index: usize) -> f64 {
+        1.0
+    }
+
     /// Model-specific sections of the documentation page (HTML body fragments).
     fn documentation_html() -> String {
         String::new()

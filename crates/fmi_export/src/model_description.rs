@@ -20,7 +20,8 @@ use quick_xml::Writer;
 
 use super::logger::LOG_CATEGORIES;
 use crate::model::FmuModel;
-use crate::table::{format_real, Causality, EnumerationType, Scalar, ValueType};
+use crate::model_exchange::Layout;
+use crate::table::{format_real, Causality, EnumerationType, Role, Scalar, ValueType};
 
 pub const GENERATION_TOOL: &str = "fmi_export (cargo xtask codegen)";
 
@@ -220,13 +221,52 @@ fn default_experiment<M: FmuModel>(xml: &mut Xml) {
 /// outputs calculated, none for time), and FMI 2.0 forbids `initial` on inputs and time.
 fn common_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
     let v = s.variable;
-    vec![
+    let mut attributes = vec![
         ("name", s.name.clone()),
         ("valueReference", s.vr.to_string()),
         ("description", v.description.to_string()),
         ("causality", v.causality.as_str().to_string()),
         ("variability", v.variability.as_str().to_string()),
-    ]
+    ];
+    // A continuous state starts from its start value (the default for a local would be
+    // "calculated", which allows no start value).
+    if v.role == Role::State {
+        attributes.push(("initial", "exact".to_string()));
+    }
+    attributes
+}
+
+/// The `derivative` attribute of a derivative variable: its state's 1-based index in
+/// ModelVariables (FMI 2.0) or its state's value reference (FMI 3.0).
+fn derivative_attribute<M: FmuModel>(s: &Scalar<M>, version: Version) -> Option<(&'static str, String)> {
+    let Role::Derivative { state } = s.variable.role else { return None };
+    let state = M::table().scalar(state + s.element as u32).expect("a derivative's state is in the table");
+    Some(("derivative", match version {
+        Version::Fmi2 => fmi2_index(state).to_string(),
+        Version::Fmi3 => state.vr.to_string(),
+    }))
+}
+
+/// The Model Exchange layout of the model's table, when it provides Model Exchange.
+fn model_exchange_layout<M: FmuModel>() -> Option<Layout> {
+    M::MODEL_EXCHANGE.then(|| Layout::of(M::table()))
+}
+
+/// The scalars with these value references, with their 0-based positions in ModelVariables.
+fn positioned<M: FmuModel>(vrs: &[u32]) -> Vec<(usize, &'static Scalar<M>)> {
+    let scalars = M::table().scalars();
+    vrs.iter().map(|vr| scalars.iter().enumerate().find(|(_, s)| s.vr == *vr).expect("a scalar of the table")).collect()
+}
+
+/// The initial unknowns: every output and every state derivative (both calculated), in
+/// ModelVariables order.
+fn initial_unknowns<M: FmuModel>() -> Vec<(usize, &'static Scalar<M>)> {
+    let mut unknowns: Vec<_> = outputs::<M>().collect();
+    if let Some(layout) = model_exchange_layout::<M>() {
+        unknowns.extend(positioned::<M>(&layout.derivatives));
+    }
+    unknowns.sort_by_key(|(position, _)| *position);
+    unknowns
 }
 
 /// The type-specific attributes (declaredType, unit, min, max, start) in schema order.
@@ -276,7 +316,8 @@ fn header<M: FmuModel>(version: Version) -> Attributes<'static> {
         ("variableNamingConvention", "structured".to_string()),
     ];
     if version == Version::Fmi2 {
-        head.push(("numberOfEventIndicators", "0".to_string()));
+        let indicators = model_exchange_layout::<M>().map_or(0, |layout| layout.indicators.len());
+        head.push(("numberOfEventIndicators", indicators.to_string()));
     }
     head
 }
@@ -288,6 +329,21 @@ fn header<M: FmuModel>(version: Version) -> Attributes<'static> {
 pub fn fmi2_xml<M: FmuModel>() -> String {
     let mut xml = Xml::new();
     xml.open("fmiModelDescription", &header::<M>(Version::Fmi2));
+    if M::MODEL_EXCHANGE {
+        // completedIntegratorStepNotNeeded is false: the model may ask for a step event.
+        xml.empty(
+            "ModelExchange",
+            &attributes(&[
+                ("modelIdentifier", M::NAME),
+                ("completedIntegratorStepNotNeeded", "false"),
+                ("canBeInstantiatedOnlyOncePerProcess", "false"),
+                ("canNotUseMemoryManagementFunctions", "true"),
+                ("canGetAndSetFMUstate", "true"),
+                ("canSerializeFMUstate", "true"),
+                ("providesDirectionalDerivative", "false"),
+            ]),
+        );
+    }
     xml.empty(
         "CoSimulation",
         &attributes(&[
@@ -316,7 +372,9 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
             ValueType::String => "String",
             ValueType::Enumeration(_) => "Enumeration",
         };
-        xml.empty(element, &type_attributes::<M>(s));
+        let mut typed = type_attributes::<M>(s);
+        typed.extend(derivative_attribute::<M>(s, Version::Fmi2));
+        xml.empty(element, &typed);
         xml.close("ScalarVariable");
     }
     xml.close("ModelVariables");
@@ -329,11 +387,19 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
         xml.empty("Unknown", &unknown);
     }
     xml.close("Outputs");
-    // FMPy (and the standard) expect exactly the outputs with initial="calculated" here. Without
-    // a `dependencies` attribute an initial unknown depends on all knowns, which is true: the
-    // outputs follow from the parameters and the inputs.
+    // Without a `dependencies` attribute an unknown depends on all knowns (inputs and states).
+    if let Some(layout) = model_exchange_layout::<M>() {
+        xml.open("Derivatives", &[]);
+        for (position, _) in positioned::<M>(&layout.derivatives) {
+            xml.empty("Unknown", &[("index", (position + 1).to_string())]);
+        }
+        xml.close("Derivatives");
+    }
+    // FMPy (and the standard) expect exactly the outputs with initial="calculated" and the state
+    // derivatives here. Without a `dependencies` attribute an initial unknown depends on all
+    // knowns, which is true: they follow from the parameters, the inputs and the start states.
     xml.open("InitialUnknowns", &[]);
-    for (position, _) in outputs::<M>() {
+    for (position, _) in initial_unknowns::<M>() {
         xml.empty("Unknown", &[("index", (position + 1).to_string())]);
     }
     xml.close("InitialUnknowns");
@@ -351,6 +417,20 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
     let mut xml = Xml::new();
     xml.open("fmiModelDescription", &header::<M>(Version::Fmi3));
     // FMI 3.0 has no canNotUseMemoryManagementFunctions (the importer no longer passes allocators).
+    if M::MODEL_EXCHANGE {
+        // needsCompletedIntegratorStep: the model may ask for a step event.
+        xml.empty(
+            "ModelExchange",
+            &attributes(&[
+                ("modelIdentifier", M::NAME),
+                ("canBeInstantiatedOnlyOncePerProcess", "false"),
+                ("canGetAndSetFMUState", "true"),
+                ("canSerializeFMUState", "true"),
+                ("providesDirectionalDerivatives", "false"),
+                ("needsCompletedIntegratorStep", "true"),
+            ]),
+        );
+    }
     xml.empty(
         "CoSimulation",
         &attributes(&[
@@ -384,6 +464,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             }
             ty => {
                 attributes.extend(type_attributes::<M>(s));
+                attributes.extend(derivative_attribute::<M>(s, Version::Fmi3));
                 let element = match ty {
                     ValueType::Float64 { .. } => "Float64",
                     ValueType::Int32 => "Int32",
@@ -402,9 +483,17 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
         output.extend(dependency_attributes::<M>(s, |d| d.vr));
         xml.empty("Output", &output);
     }
-    // As in FMI 2.0: every output (initial="calculated"), depending on all knowns.
-    for (_, s) in outputs::<M>() {
+    let layout = model_exchange_layout::<M>();
+    for vr in layout.iter().flat_map(|layout| &layout.derivatives) {
+        xml.empty("ContinuousStateDerivative", &[("valueReference", vr.to_string())]);
+    }
+    // As in FMI 2.0: every output (initial="calculated") and every state derivative, depending
+    // on all knowns.
+    for (_, s) in initial_unknowns::<M>() {
         xml.empty("InitialUnknown", &[("valueReference", s.vr.to_string())]);
+    }
+    for vr in layout.iter().flat_map(|layout| &layout.indicators) {
+        xml.empty("EventIndicator", &[("valueReference", vr.to_string())]);
     }
     xml.close("ModelStructure");
 
@@ -499,10 +588,11 @@ pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
          code {{ white-space: nowrap; }}\n\
          </style>\n</head>\n<body>\n\
          <h1>{name}</h1>\n\
-         <p>{description}. FMI {version} co-simulation FMU; instantiation token <code>{token}</code>.</p>\n",
+         <p>{description}. FMI {version} {interfaces} FMU; instantiation token <code>{token}</code>.</p>\n",
         version = html(fmi_version),
         description = html(M::DESCRIPTION),
         token = html(M::table().instantiation_token()),
+        interfaces = if M::MODEL_EXCHANGE { "Model Exchange and co-simulation" } else { "co-simulation" },
     );
 
     page.push_str(&M::documentation_html());

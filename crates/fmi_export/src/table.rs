@@ -16,6 +16,8 @@ pub enum Causality {
     Input,
     Output,
     Independent,
+    /// Model Exchange variables: continuous states, their derivatives, event indicators.
+    Local,
 }
 
 impl Causality {
@@ -25,6 +27,7 @@ impl Causality {
             Causality::Input => "input",
             Causality::Output => "output",
             Causality::Independent => "independent",
+            Causality::Local => "local",
         }
     }
 }
@@ -107,6 +110,28 @@ pub enum Dependencies {
     AllInputs,
 }
 
+/// What a variable is to Model Exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Everything but the three below.
+    Plain,
+    /// A continuous state (causality local, initial exact): element i is state number
+    /// `position + i` of the state vector, in table order.
+    State,
+    /// The derivative of the state variable whose first element has value reference `state`
+    /// (element-wise): calculated by the model.
+    Derivative { state: u32 },
+    /// An event indicator: calculated by the model, continuous in time between events.
+    EventIndicator,
+}
+
+impl Role {
+    /// Derivatives and event indicators: computed by the model, never set nor stored.
+    pub fn is_calculated(self) -> bool {
+        matches!(self, Role::Derivative { .. } | Role::EventIndicator)
+    }
+}
+
 /// One (possibly array-valued) variable of the interface: names, numbers and function pointers
 /// only, so it is `Copy` and each scalar of a table carries its variable by value.
 #[derive(Debug)]
@@ -123,6 +148,7 @@ pub struct Variable<M> {
     pub description: &'static str,
     pub access: Access<M>,
     pub dependencies: Dependencies,
+    pub role: Role,
 }
 
 impl<M> Clone for Variable<M> {
@@ -159,6 +185,7 @@ impl<M> Variable<M> {
             description,
             access: Access::Float(access),
             dependencies,
+            role: Role::Plain,
         }
     }
 
@@ -185,6 +212,7 @@ impl<M> Variable<M> {
             description,
             access: Access::Int(access),
             dependencies: Dependencies::None,
+            role: Role::Plain,
         }
     }
 
@@ -200,6 +228,7 @@ impl<M> Variable<M> {
             description,
             access,
             dependencies: Dependencies::AllInputs,
+            role: Role::Plain,
         }
     }
 
@@ -215,6 +244,7 @@ impl<M> Variable<M> {
             description: "Simulation time",
             access: Access::Float(access),
             dependencies: Dependencies::None,
+            role: Role::Plain,
         }
     }
 
@@ -238,6 +268,36 @@ impl<M> Variable<M> {
         self
     }
 
+    /// A continuous state of Model Exchange (causality local, initial exact, settable until
+    /// initialisation ends and then through SetContinuousStates).
+    pub fn state(name: &'static str, vr: u32, size: usize, unit: &'static str, description: &'static str, access: fn(&mut M) -> &mut [f64]) -> Self {
+        let mut v = Self::float(name, vr, size, Causality::Local, unit, description, access);
+        v.role = Role::State;
+        v
+    }
+
+    /// The derivative of the state variable whose first element has value reference `state`.
+    pub fn derivative(
+        name: &'static str,
+        vr: u32,
+        size: usize,
+        state: u32,
+        unit: &'static str,
+        description: &'static str,
+        access: fn(&mut M) -> &mut [f64],
+    ) -> Self {
+        let mut v = Self::float(name, vr, size, Causality::Local, unit, description, access);
+        v.role = Role::Derivative { state };
+        v
+    }
+
+    /// A scalar event indicator of Model Exchange.
+    pub fn event_indicator(name: &'static str, vr: u32, unit: &'static str, description: &'static str, access: fn(&mut M) -> &mut [f64]) -> Self {
+        let mut v = Self::float(name, vr, 1, Causality::Local, unit, description, access);
+        v.role = Role::EventIndicator;
+        v
+    }
+
     /// A String parameter.
     pub fn string_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut String) -> Self {
         Variable {
@@ -250,6 +310,7 @@ impl<M> Variable<M> {
             description,
             access: Access::Str(access),
             dependencies: Dependencies::None,
+            role: Role::Plain,
         }
     }
 }
@@ -294,6 +355,8 @@ struct FloatSlot<M> {
     /// Index of the variable: consecutive scalars of one variable share its accessor's slice.
     variable: u32,
     causality: Causality,
+    /// A derivative or event indicator: [`FmuModel::update_locals`] before it is read.
+    calculated: bool,
 }
 
 impl<M> Clone for FloatSlot<M> {
@@ -368,8 +431,13 @@ fn wrong_type<M>(s: &Scalar<M>, requested: &'static str) -> VariableError {
     VariableError::WrongType { name: s.name.clone(), declared: s.variable.ty.type_name(), requested }
 }
 
-/// Brings the outputs up to date before an output is read; true when it did.
+/// Brings the outputs up to date before an output is read (and the Model Exchange quantities
+/// before a derivative or an event indicator is); true when it did.
 fn prepare_get<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Result<bool, VariableError> {
+    if s.variable.role.is_calculated() {
+        model.update_locals().map_err(VariableError::Model)?;
+        return Ok(true);
+    }
     if s.variable.causality == Causality::Output {
         model.update_outputs().map_err(VariableError::Model)?;
         return Ok(true);
@@ -387,6 +455,12 @@ fn check_settable<M>(s: &Scalar<M>, phase: SetPhase) -> Result<(), VariableError
         (Causality::Independent, _) => {
             Err(VariableError::NotSettable { name: s.name.clone(), why: "time is advanced by the step function" })
         }
+        (Causality::Local, SetPhase::Initializing) if s.variable.role == Role::State => Ok(()),
+        (Causality::Local, _) if s.variable.role == Role::State => Err(VariableError::NotSettable {
+            name: s.name.clone(),
+            why: "it is a continuous state and initialisation has ended (Model Exchange sets it with SetContinuousStates)",
+        }),
+        (Causality::Local, _) => Err(VariableError::NotSettable { name: s.name.clone(), why: "it is calculated by the model" }),
     }
 }
 
@@ -447,9 +521,10 @@ impl<M: FmuModel> Table<M> {
     pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
         let mut fresh = false;
+        let mut fresh_locals = false;
         let mut i = 0;
         while i < n {
-            let Some(FloatSlot { access: Some(access), variable, causality, .. }) = self.floats.get(vrs[i] as usize).copied() else {
+            let Some(FloatSlot { access: Some(access), variable, causality, calculated, .. }) = self.floats.get(vrs[i] as usize).copied() else {
                 values[i] = self.get_float(model, vrs[i])?;
                 i += 1;
                 continue;
@@ -457,6 +532,10 @@ impl<M: FmuModel> Table<M> {
             if !fresh && causality == Causality::Output {
                 model.update_outputs().map_err(VariableError::Model)?;
                 fresh = true;
+            }
+            if !fresh_locals && calculated {
+                model.update_locals().map_err(VariableError::Model)?;
+                fresh_locals = true;
             }
             // This scalar and the ones after it of the same variable read one slice.
             let slice = access(model);
@@ -598,7 +677,7 @@ impl<M: FmuModel> Table<M> {
 
 /// The start value of `s` in `model` (a fresh one), as the model description writes it.
 fn start_value_in<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Option<String> {
-    if matches!(s.variable.causality, Causality::Output | Causality::Independent) {
+    if matches!(s.variable.causality, Causality::Output | Causality::Independent) || s.variable.role.is_calculated() {
         return None;
     }
     Some(match s.variable.access {
@@ -618,7 +697,12 @@ impl<M: FmuModel> Table<M> {
         let mut scalars = Vec::new();
         for &variable in &variables {
             for element in 0..variable.size {
-                let name = if variable.size == 1 { variable.name.to_string() } else { format!("{}[{}]", variable.name, element + 1) };
+                let name = match (variable.size, variable.name.strip_suffix(')')) {
+                    (1, _) => variable.name.to_string(),
+                    // The derivative of an array is the array of derivatives: `der(x[1])`.
+                    (_, Some(inner)) if inner.starts_with("der(") => format!("{inner}[{}])", element + 1),
+                    _ => format!("{}[{}]", variable.name, element + 1),
+                };
                 scalars.push(Scalar { variable, element, vr: variable.vr + element as u32, name });
             }
         }
@@ -628,12 +712,18 @@ impl<M: FmuModel> Table<M> {
             assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
             by_vr[s.vr as usize] = Some(i as u32);
         }
-        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
+        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent, calculated: false };
         let mut floats = vec![none; max_vr + 1];
         for s in &scalars {
             if let Access::Float(access) = s.variable.access {
                 let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
-                floats[s.vr as usize] = FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
+                floats[s.vr as usize] = FloatSlot {
+                    access: Some(access),
+                    element: s.element as u32,
+                    variable,
+                    causality: s.variable.causality,
+                    calculated: s.variable.role.is_calculated(),
+                };
             }
         }
         let mut table = Table { variables, scalars, by_vr, floats, enumerations, token: String::new() };
@@ -674,7 +764,9 @@ impl<M: FmuModel> Table<M> {
         let inputs = self.scalars.iter().filter(|input| input.causality() == Causality::Input);
         match s.variable.dependencies {
             Dependencies::None => Vec::new(),
-            Dependencies::AllInputs => inputs.collect(),
+            // The continuous states are knowns too (Model Exchange): what follows from the state
+            // of the contact depends on it.
+            Dependencies::AllInputs => self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).collect(),
             Dependencies::Inputs(names) => inputs.filter(|input| names.contains(&input.variable.name)).collect(),
         }
     }
@@ -714,7 +806,7 @@ impl<M: FmuModel> Table<M> {
             let v = s.variable;
             let _ = writeln!(
                 text,
-                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}",
+                "{}|{}|{}|{}|{:?}|{:?}|{}|{:?}{}",
                 s.name,
                 s.vr,
                 v.causality.as_str(),
@@ -722,7 +814,9 @@ impl<M: FmuModel> Table<M> {
                 v.ty,
                 start_value_in(&mut model, s),
                 v.description,
-                v.dependencies
+                v.dependencies,
+                // Plain variables add nothing, so that a co-simulation model's token stays.
+                if v.role == Role::Plain { String::new() } else { format!("|{:?}", v.role) }
             );
         }
         for ty in &self.enumerations {
@@ -757,7 +851,7 @@ impl<M: FmuModel> Table<M> {
         out.extend_from_slice(STATE_MAGIC);
         out.extend_from_slice(&fnv1a(FNV_OFFSET, self.token.as_bytes()).to_le_bytes());
         for s in &self.scalars {
-            if s.variable.causality == Causality::Output {
+            if !is_stored(s) {
                 continue;
             }
             match s.variable.access {
@@ -793,7 +887,7 @@ impl<M: FmuModel> Table<M> {
         }
         let mut model = M::new(None);
         for s in &self.scalars {
-            if s.variable.causality == Causality::Output {
+            if !is_stored(s) {
                 continue;
             }
             // The checksum stops damage, not bytes written with a valid checksum: every value
@@ -830,6 +924,12 @@ impl<M: FmuModel> Table<M> {
         model.parameters_changed();
         Ok(model)
     }
+}
+
+/// Whether a serialized FMU state holds the scalar: everything but what the model computes
+/// (outputs, derivatives, event indicators).
+fn is_stored<M>(s: &Scalar<M>) -> bool {
+    s.variable.causality != Causality::Output && !s.variable.role.is_calculated()
 }
 
 /// Shortest text that reads back to the same f64.

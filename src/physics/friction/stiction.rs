@@ -57,7 +57,9 @@ impl Stiction {
         }
     }
 
-    fn slip_along(&self, slip_velocity: &Vec3, state: &mut TangentialState) {
+    /// The slipping deflection for slip velocity `slip_velocity`: `(mu_d / mu_s) delta v_t / |v_t|`
+    /// (unchanged at rest).
+    pub fn slip_along(&self, slip_velocity: &Vec3, state: &mut TangentialState) {
         let speed = slip_velocity.norm();
         if speed > 0.0 {
             state.deflection = slip_velocity * (self.mu_dynamic / self.mu_static * self.max_deformation / speed);
