@@ -6,8 +6,11 @@
 //! typed physics; [`Block::evaluate`] is the per-call work.
 #![forbid(unsafe_code)]
 
+mod interpolate;
+mod onset;
 mod parameters;
 
+pub use interpolate::INPUT_COUNT;
 pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
 
 

@@ -14,5 +14,6 @@ pub mod geometry;
 pub mod material;
 pub mod math;
 pub mod normal;
+pub mod onset;
 pub mod shape;
 pub mod step;

@@ -23,6 +23,8 @@ pub enum State {
     Terminated = 16,
     Error = 32,
     Fatal = 64,
+    /// FMI 3 co-simulation with `eventModeUsed`: Event Mode.
+    EventMode = 128,
 }
 
 /// A set of states in which a function may be called.
@@ -40,9 +42,9 @@ impl States {
         States(bits)
     }
 
-    pub const ANY: States = States(0x7f);
+    pub const ANY: States = States(0xff);
     /// Every state but Fatal.
-    pub const NOT_FATAL: States = States(0x3f);
+    pub const NOT_FATAL: States = States(0xbf);
 
     pub fn contains(self, state: State) -> bool {
         self.0 & state as u16 != 0
@@ -76,6 +78,10 @@ pub struct Instance<M: 'static> {
     pub last_successful_time: f64,
     /// Strings handed out by the last string get; valid until the next call.
     strings: Vec<CString>,
+    /// FMI 3: the importer allows DoStep to return early (`earlyReturnAllowed`) and the model can.
+    pub early_return_allowed: bool,
+    /// FMI 3: the importer uses Event Mode (`eventModeUsed`) and the model has it.
+    pub event_mode_used: bool,
 }
 
 impl<M: FmuModel> Instance<M> {
@@ -90,6 +96,8 @@ impl<M: FmuModel> Instance<M> {
             resources,
             last_successful_time: 0.0,
             strings: Vec::new(),
+            early_return_allowed: false,
+            event_mode_used: false,
         }
     }
 
@@ -302,7 +310,7 @@ pub unsafe fn store_state<M>(target: *mut *mut c_void, saved: SavedState<M>) {
     }
 }
 
-const STATES: [State; 7] = [
+const STATES: [State; 8] = [
     State::Instantiated,
     State::InitializationMode,
     State::StepMode,
@@ -310,6 +318,7 @@ const STATES: [State; 7] = [
     State::Terminated,
     State::Error,
     State::Fatal,
+    State::EventMode,
 ];
 
 /// Serializes a saved state: the state machine's state as one byte, then the model in the format

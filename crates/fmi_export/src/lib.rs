@@ -8,8 +8,10 @@
 //! [`model_description`] writes both modelDescription.xml files and the documentation page from
 //! the same table.
 
+pub mod early_return;
 pub mod fmi2;
 pub mod fmi3;
+pub mod input_derivatives;
 pub mod instance;
 pub mod logger;
 pub mod model;

@@ -1,0 +1,79 @@
+//! Input derivatives (FMI 2 `canInterpolateInputs`, `fmi2SetRealInputDerivatives`).
+//!
+//! The FMI 2.0 standard (section 4.2.1) sets inputs and their derivatives "with respect to the
+//! beginning of a communication time step": a derivative given at the communication point t
+//! describes the input over the step that starts at t. So a derivative holds from the moment it
+//! is set until the next completed DoStep, which moves the inputs along their derivatives to the
+//! end of the step and then clears the derivatives: a step for which the importer gives none
+//! holds its inputs, as without derivatives. A discarded step keeps them. Reset clears them, and
+//! they are part of the FMU state.
+#![forbid(unsafe_code)]
+
+use super::{Model, ModelError, MAX_SUBSTEPS};
+use crate::block::INPUT_COUNT;
+
+impl Model {
+    /// First time derivatives of the 26 inputs in value-reference order 1..26 (the order of
+    /// `Inputs::to_array`); zero when not given.
+    pub fn input_derivatives(&self) -> &[f64; INPUT_COUNT] {
+        &self.input_derivatives
+    }
+
+    /// True when some input has a non-zero derivative for the next step.
+    pub fn has_input_derivatives(&self) -> bool {
+        self.input_derivatives.iter().any(|d| *d != 0.0)
+    }
+
+    /// Sets the first derivative of input `index` (0 to 25 in value-reference order) for the next
+    /// step; a non-finite value is refused and the old one kept.
+    pub fn set_input_derivative(&mut self, index: usize, value: f64) -> Result<(), String> {
+        let slot = self.input_derivatives.get_mut(index).ok_or_else(|| format!("input index {index} is not one of the {INPUT_COUNT} inputs"))?;
+        if !value.is_finite() {
+            return Err(format!("the derivative {value} is not finite"));
+        }
+        *slot = value;
+        Ok(())
+    }
+
+    /// Replaces every input derivative (restoring an FMU state).
+    pub fn set_input_derivatives(&mut self, derivatives: [f64; INPUT_COUNT]) {
+        self.input_derivatives = derivatives;
+    }
+
+    /// DoStep with the inputs moving along their derivatives: the stateful laws' sub-steps see
+    /// `u(t + tau) = u(t) + u' tau`, and at the end the inputs are `u(t + h)`, the outputs belong
+    /// to them, and the derivatives are cleared. A step whose results are not finite, or whose
+    /// interpolated inputs cannot be evaluated, leaves everything as it was.
+    pub(super) fn do_step_interpolated(&mut self, step: f64) -> Result<(), ModelError> {
+        self.update_outputs()?;
+        let block = self.block.as_ref().expect("update_outputs built the block");
+        let end_inputs = self.inputs.interpolated(&self.input_derivatives, step);
+        self.states_before.clone_from(&self.states);
+        if block.is_stateful() {
+            let substeps = (step / self.parameters.solver_max_step).ceil();
+            if substeps > MAX_SUBSTEPS {
+                return Err(ModelError::NotFinite(format!(
+                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
+                     allowed; take shorter communication steps or a larger solver.max_step",
+                    self.parameters.solver_max_step
+                )));
+            }
+            let advanced = block.advance_interpolated(&self.inputs, &self.input_derivatives, &mut self.scratch, &mut self.states, step);
+            if let Err(e) = advanced {
+                std::mem::swap(&mut self.states, &mut self.states_before);
+                return Err(ModelError::Input(e));
+            }
+        }
+        let inputs_before = std::mem::replace(&mut self.inputs, end_inputs);
+        self.outputs_valid = false;
+        if let Err(e) = self.update_outputs() {
+            std::mem::swap(&mut self.states, &mut self.states_before);
+            self.inputs = inputs_before;
+            self.outputs_valid = false;
+            return Err(e);
+        }
+        self.input_derivatives = [0.0; INPUT_COUNT];
+        self.time += step;
+        Ok(())
+    }
+}
