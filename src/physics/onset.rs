@@ -74,11 +74,12 @@ pub fn pair_separation(pair: &GeometryPair, pose_a: &Pose, pose_b: &Pose, scratc
 /// returned time the bodies touch, to within a few ulps of `tau` (the bracket is narrower than
 /// `4 eps tau` or than `1e-15 h`).
 pub fn first_contact(mut separation: impl FnMut(f64) -> f64, h: f64, samples: usize) -> Option<f64> {
-    if !(h > 0.0) {
+    // Also refuses NaN: a step or a separation that is not a number predicts nothing.
+    if h.is_nan() || h <= 0.0 {
         return None;
     }
     let start = separation(0.0);
-    if !(start > 0.0) {
+    if start.is_nan() || start <= 0.0 {
         return None;
     }
     let samples = samples.max(1);
