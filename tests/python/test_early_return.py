@@ -31,8 +31,6 @@ from conftest import fmu_dir, fmu_path_for
 G = 9.81
 RADIUS = 0.05
 HEIGHT = 0.5  # lowest point above the plane at release
-V0 = math.sqrt(2 * G * HEIGHT)
-T_ONSET = math.sqrt(2 * HEIGHT / G)
 E_CLOSED_FORM = 0.7440793977217797
 H = 1e-3
 H_CONTACT = 1e-5
@@ -45,6 +43,9 @@ ELASTIC_CONE = 6
 
 def names(base, n):
     return [f"{base}[{i + 1}]" for i in range(n)]
+
+
+INPUT_NAMES = [x for frame in ("frame_a", "frame_b") for base, n in [("r_0", 3), ("q", 4), ("v_0", 3), ("w_0", 3)] for x in names(f"{frame}.{base}", n)]
 
 
 class Fmu3:
@@ -84,9 +85,9 @@ class Fmu3:
         self.fmu.freeInstance()
 
 
-def drop(tmp_path_factory, early_return, stop_time=0.5):
-    """Runs the drop with the master policy of the module docstring. Returns the restitution
-    max(v_z) / v0, the times of the early returns and what the contact FMU saw before each one
+def drop(tmp_path_factory, early_return, height, stop_time=0.5):
+    """Runs the drop from `height` with the master policy of the module docstring. Returns the
+    restitution max(v_z) / v0, the times of the early returns and what the contact FMU saw before each one
     (time, centre height, vertical speed)."""
     contact = Fmu3(fmu_path_for("fmi3"), tmp_path_factory, early_return=early_return)
     ball = Fmu3(fmu_dir() / "RigidBody-fmi3.fmu", tmp_path_factory)
@@ -100,7 +101,7 @@ def drop(tmp_path_factory, early_return, stop_time=0.5):
         }
     )
     ball.initialize(
-        {"mass": 1.0, "inertia": [1e-3, 1e-3, 1e-3, 0, 0, 0], "gravity": [0, 0, -G], "r_0_start": [0, 0, HEIGHT + RADIUS]}
+        {"mass": 1.0, "inertia": [1e-3, 1e-3, 1e-3, 0, 0, 0], "gravity": [0, 0, -G], "r_0_start": [0, 0, height + RADIUS]}
     )
     t = 0.0
     v_max = -math.inf
@@ -124,37 +125,65 @@ def drop(tmp_path_factory, early_return, stop_time=0.5):
     finally:
         contact.free()
         ball.free()
-    return v_max / V0, early_returns
+    return v_max / math.sqrt(2 * G * height), early_returns
 
 
-def test_early_return_lands_on_the_onset_and_cuts_the_restitution_error(tmp_path_factory):
-    e_plain, early_plain = drop(tmp_path_factory, early_return=False)
-    e_early, early_returns = drop(tmp_path_factory, early_return=True)
+def check_drop(tmp_path_factory, height):
+    """Both runs from `height`; checks the early return's time and returns the restitution
+    errors (without, with early return)."""
+    v0, t_onset = math.sqrt(2 * G * height), math.sqrt(2 * height / G)
+    e_plain, early_plain = drop(tmp_path_factory, False, height)
+    e_early, early_returns = drop(tmp_path_factory, True, height)
     assert early_plain == []
-    # One early return, in the step that holds the onset.
+    # One early return, in the step that holds the onset ...
     assert len(early_returns) == 1, early_returns
     last, t, z, v_z = early_returns[0]
-    # At the time the contact predicts from the ball's state at t (constant velocity) ...
+    assert t < t_onset < t + H
+    # ... at the time the contact predicts from the ball's state at t (constant velocity) ...
     assert abs(last - (t + (z - RADIUS) / -v_z)) <= 1e-12 * last, (last, t, z, v_z)
     # ... which is the true onset but for the gravity the constant-velocity extrapolation leaves
     # out over less than one step: g tau^2 / (2 v0) < 1.6e-6 s.
-    assert t < T_ONSET < t + H
-    assert abs(last - T_ONSET) <= G * H**2 / (2 * V0), (last, T_ONSET)
-    error_plain, error_early = abs(e_plain - E_CLOSED_FORM), abs(e_early - E_CLOSED_FORM)
-    print(f"\nrestitution: closed form {E_CLOSED_FORM:.6f}; without early return {e_plain:.6f} "
-          f"(error {error_plain:.2e}); with {e_early:.6f} (error {error_early:.2e}); ratio {error_plain / error_early:.1f}")
+    assert abs(last - t_onset) <= G * H**2 / (2 * v0), (last, t_onset)
+    errors = abs(e_plain - E_CLOSED_FORM), abs(e_early - E_CLOSED_FORM)
+    print(f"\nheight {height:.6f} m, onset at {(t_onset % H) / H:.3f} of its step: restitution without early return "
+          f"{e_plain:.6f} (error {errors[0]:.2e}), with {e_early:.6f} (error {errors[1]:.2e}), ratio {errors[0] / errors[1]:.1f}")
+    return errors
+
+
+def test_early_return_lands_on_the_onset_and_cuts_the_restitution_error_of_the_drop(tmp_path_factory):
+    """The scenario's drop (0.5 m): its onset falls at 0.28 of a 1 ms step."""
+    error_plain, error_early = check_drop(tmp_path_factory, HEIGHT)
     assert error_early * 10 <= error_plain
     assert error_early < 0.01
+
+
+def test_early_return_error_is_independent_of_where_the_onset_falls_in_the_step(tmp_path_factory):
+    """Onsets spread over the step. Without early return the error depends on how deep the ball
+    sinks before the first force: from 0.43 for an onset just after a communication point down
+    to 0.01 for one just before the next (then the grid happens to meet the onset); with early
+    return it stays at 0.005 (the coupling error of the 10 us contact steps). On average over
+    the phases it is more than ten times smaller."""
+    errors = []
+    for phase in np.arange(0.05, 1.0, 0.1):
+        t_onset = (0.319 + phase * H)
+        errors.append(check_drop(tmp_path_factory, 0.5 * G * t_onset**2))
+    plain, early = np.array(errors).T
+    assert np.ptp(early) < 5e-4, early
+    assert np.mean(early) * 10 <= np.mean(plain), (np.mean(plain), np.mean(early))
+    # Onsets in the first three quarters of a step: ten times smaller each.
+    assert np.all(early[:7] * 10 <= plain[:7]), plain / early
 
 
 def test_fmpy_simulate_fmu_returns_early_at_the_onset_of_a_prescribed_approach(fmu3_path):
     """FMPy's own co-simulation loop with early return (and with event mode) on the contact FMU
     alone: the sphere (radius 0.1, the default) comes down at 1 m/s from 10.5 mm above the plane."""
     t = np.array([0.0, 0.05])
-    z = 0.1 + 0.0105 - 1.0 * t
-    signals = np.array(
-        list(zip(t, z, [-1.0, -1.0])), dtype=[("time", np.double), ("frame_b.r_0[3]", np.double), ("frame_b.v_0[3]", np.double)]
-    )
+    # Every input (FMPy warns about a missing one): A at rest at the origin, B coming down.
+    signals = np.zeros(2, dtype=[("time", np.double)] + [(name, np.double) for name in INPUT_NAMES])
+    signals["time"] = t
+    signals["frame_a.q[1]"] = signals["frame_b.q[1]"] = 1.0
+    signals["frame_b.r_0[3]"] = 0.1 + 0.0105 - 1.0 * t
+    signals["frame_b.v_0[3]"] = -1.0
     onset = 0.0105
     for use_event_mode in (False, True):
         result = fmpy.simulate_fmu(
