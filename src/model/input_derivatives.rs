@@ -77,3 +77,54 @@ impl Model {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::friction::FrictionLawKind;
+
+    /// ElasticCone friction, the default sphere 1 mm into the default plane, sliding along x.
+    fn sliding() -> Model {
+        let mut model = Model::default();
+        model.parameters.friction.law = FrictionLawKind::ElasticCone as i64;
+        model.initialize().unwrap();
+        model.inputs.frame_b.r_0 = [0.0, 0.0, 0.099];
+        model.inputs.frame_b.v_0 = [0.1, 0.0, 0.0];
+        model.inputs_changed();
+        model
+    }
+
+    #[test]
+    fn zero_derivatives_take_the_held_input_path_bit_for_bit() {
+        let (mut held, mut zeroed) = (sliding(), sliding());
+        zeroed.set_input_derivative(20, 0.0).unwrap();
+        assert!(!zeroed.has_input_derivatives());
+        for k in 0..3 {
+            held.do_step(1e-3).unwrap();
+            zeroed.do_step(1e-3).unwrap();
+            assert_eq!(held.point_states(), zeroed.point_states(), "step {k}");
+            assert_eq!(held.update_outputs().unwrap().clone(), *zeroed.update_outputs().unwrap());
+        }
+    }
+
+    #[test]
+    fn a_step_whose_end_inputs_cannot_be_evaluated_changes_nothing() {
+        let mut model = sliding();
+        model.do_step(1e-3).unwrap();
+        // frame_b.q[1] (index 16) reaches zero at the end of the step: no rotation there.
+        model.set_input_derivative(16, -1e3).unwrap();
+        let (inputs, states, time) = (model.inputs.clone(), model.point_states().to_vec(), model.time);
+        let error = model.do_step(1e-3).unwrap_err();
+        assert!(error.to_string().contains("frame_b.q"), "{error}");
+        assert_eq!((&model.inputs, model.point_states(), model.time), (&inputs, &states[..], time));
+        assert_eq!(model.input_derivatives()[16], -1e3, "kept for a retry");
+    }
+
+    #[test]
+    fn non_finite_or_out_of_range_derivatives_are_refused() {
+        let mut model = sliding();
+        assert!(model.set_input_derivative(3, f64::INFINITY).unwrap_err().contains("not finite"));
+        assert!(model.set_input_derivative(26, 1.0).is_err());
+        assert!(!model.has_input_derivatives());
+    }
+}
