@@ -4,11 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+mod early_return;
 mod exchange;
+mod input_derivatives;
 
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
 
-use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, POINT_OUTPUTS};
+use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
@@ -65,6 +67,9 @@ pub struct Model {
     evaluations: u64,
     /// Model Exchange: derivatives and event indicators of the point slots (see exchange.rs).
     locals: Locals,
+    /// First time derivatives of the 26 inputs, in value-reference order 1..26 (zero when not
+    /// given): the inputs move along them during the next step (see `model/input_derivatives.rs`).
+    input_derivatives: [f64; INPUT_COUNT],
 }
 
 impl Default for Model {
@@ -86,6 +91,7 @@ impl Default for Model {
             resources: None,
             evaluations: 0,
             locals: Locals::default(),
+            input_derivatives: [0.0; INPUT_COUNT],
         }
     }
 }
@@ -181,6 +187,9 @@ impl Model {
     /// their point states over the step, and the outputs then belong to `time + step`. A step
     /// whose results are not finite leaves the state as it was.
     pub fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+        if self.has_input_derivatives() {
+            return self.do_step_interpolated(step);
+        }
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         if block.is_stateful() {
@@ -240,6 +249,8 @@ impl fmi_export::FmuModel for Model {
     const NAME: &'static str = crate::variables::MODEL_NAME;
     const DESCRIPTION: &'static str = crate::variables::MODEL_DESCRIPTION;
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
+    const CAN_INTERPOLATE_INPUTS: bool = true;
+    const MIGHT_RETURN_EARLY: bool = true;
 
     fn build_table() -> fmi_export::table::Table<Model> {
         crate::variables::build()
@@ -315,12 +326,23 @@ impl fmi_export::FmuModel for Model {
         Model::state_nominal(self, index)
     }
 
+    /// The inputs have value references 1 to 26, in the order of `input_derivatives`.
+    fn set_input_derivative(&mut self, vr: u32, value: f64) -> Result<(), String> {
+        let index = (vr as usize).checked_sub(1).filter(|i| *i < INPUT_COUNT).ok_or_else(|| format!("value reference {vr} is not an input"))?;
+        Model::set_input_derivative(self, index, value)
+    }
+
+    /// The predicted contact onset (see `model/early_return.rs`).
+    fn early_return_time(&mut self, step: f64) -> Result<Option<f64>, fmi_export::ModelError> {
+        Model::contact_onset(self, step).map_err(exported)
+    }
+
     fn has_warnings(&self) -> bool {
         !self.warnings.is_empty()
     }
 
     /// The stateful laws' point states: a count, then per point the deflection (3 numbers), the
-    /// onset speed and the slipping flag.
+    /// onset speed and the slipping flag; then the 26 input derivatives.
     fn write_internal_state(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&(self.states.len() as u64).to_le_bytes());
         for state in &self.states {
@@ -328,6 +350,9 @@ impl fmi_export::FmuModel for Model {
                 out.extend_from_slice(&x.to_le_bytes());
             }
             out.push(u8::from(state.tangential.slipping));
+        }
+        for x in &self.input_derivatives {
+            out.extend_from_slice(&x.to_le_bytes());
         }
     }
 
@@ -350,7 +375,15 @@ impl fmi_export::FmuModel for Model {
             }
             states.push(state);
         }
+        let mut derivatives = [0.0; INPUT_COUNT];
+        for x in derivatives.iter_mut() {
+            *x = reader.f64()?;
+            if !x.is_finite() {
+                return Err("the serialized FMU state holds a non-finite input derivative".to_string());
+            }
+        }
         self.set_point_states(states);
+        self.set_input_derivatives(derivatives);
         Ok(())
     }
 

@@ -6,9 +6,12 @@
 //! typed physics; [`Block::evaluate`] is the per-call work.
 #![forbid(unsafe_code)]
 
+mod interpolate;
+mod onset;
 mod parameters;
 mod slots;
 
+pub use interpolate::INPUT_COUNT;
 pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
 
 

@@ -15,5 +15,6 @@ pub mod material;
 pub mod math;
 pub mod normal;
 pub mod point_events;
+pub mod onset;
 pub mod shape;
 pub mod step;

@@ -58,6 +58,11 @@ unsafe impl Send for Fmu {}
 impl Fmu {
     /// Instantiates with a logger that records into this `Fmu`'s log, or with a null logger.
     pub fn with_logger(logged: bool) -> Fmu {
+        Fmu::with_flags(logged, false, false)
+    }
+
+    /// Instantiates with the importer's `eventModeUsed` and `earlyReturnAllowed`.
+    pub fn with_flags(logged: bool, event_mode_used: bool, early_return_allowed: bool) -> Fmu {
         let log: Box<Log> = Box::default();
         let name = CString::new("robust").unwrap();
         let token = CString::new(variables::instantiation_token()).unwrap();
@@ -66,7 +71,20 @@ impl Fmu {
         // SAFETY: valid C strings, a valid callback (or none) and an environment that outlives the
         // instance.
         let instance = unsafe {
-            fmi3InstantiateCoSimulation(name.as_ptr(), token.as_ptr(), null(), false, logged, false, false, null(), 0, env, callback, None)
+            fmi3InstantiateCoSimulation(
+                name.as_ptr(),
+                token.as_ptr(),
+                null(),
+                false,
+                logged,
+                event_mode_used,
+                early_return_allowed,
+                null(),
+                0,
+                env,
+                callback,
+                None,
+            )
         };
         assert!(!instance.is_null(), "instantiation failed: {:?}", log.lock().unwrap());
         Fmu { instance, log }
@@ -174,6 +192,15 @@ impl Fmu {
         // SAFETY: a live instance and four writable outputs.
         let status = unsafe { fmi3DoStep(self.instance, t, h, false, &mut event, &mut terminate, &mut early, &mut last) };
         (status, last)
+    }
+
+    /// DoStep: the status, (eventHandlingNeeded, terminateSimulation, earlyReturn) and
+    /// lastSuccessfulTime.
+    pub fn do_step_flags(&self, t: f64, h: f64) -> (Status, [bool; 3], f64) {
+        let (mut event, mut terminate, mut early, mut last) = (true, true, true, f64::NAN);
+        // SAFETY: a live instance and four writable outputs.
+        let status = unsafe { fmi3DoStep(self.instance, t, h, false, &mut event, &mut terminate, &mut early, &mut last) };
+        (status, [event, terminate, early], last)
     }
 
     pub fn reset(&self) -> Status {

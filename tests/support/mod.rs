@@ -9,6 +9,7 @@
 //! Helpers used by one file only (random shapes, frames, speeds, other rotation draws) stay in
 //! that file, as an extension trait on [`Rng`].
 
+pub mod fmi2;
 pub mod fmi3;
 
 use contact_force::block::{Block, Inputs, Outputs, Parameters};

@@ -94,6 +94,9 @@ mod table {
     pub const SERIALIZE_FMU_STATE: Function = f("fmi2SerializeFMUstate", STATEFUL);
     pub const DESERIALIZE_FMU_STATE: Function = f("fmi2DeSerializeFMUstate", STATEFUL);
     pub const DO_STEP: Function = f("fmi2DoStep", States::of(&[StepMode]));
+    /// Where inputs can be set (the standard's rule for fmi2SetRealInputDerivatives).
+    pub const SET_REAL_INPUT_DERIVATIVES: Function =
+        f("fmi2SetRealInputDerivatives", States::of(&[Instantiated, InitializationMode, StepMode]));
     pub const GET_STATUS: Function = f("fmi2GetStatus", STATUS);
     pub const GET_REAL_STATUS: Function = f("fmi2GetRealStatus", STATUS);
     pub const GET_INTEGER_STATUS: Function = f("fmi2GetIntegerStatus", STATUS);
@@ -603,13 +606,24 @@ pub unsafe fn fmi2GetDirectionalDerivative<M: FmuModel>(
 /// `c` is an instance from fmi2Instantiate.
 pub unsafe fn fmi2SetRealInputDerivatives<M: FmuModel>(
     c: Fmi2Component,
-    _vr: *const Fmi2ValueReference,
-    _nvr: usize,
-    _order: *const c_int,
-    _value: *const f64,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    order: *const c_int,
+    value: *const f64,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2SetRealInputDerivatives", "canInterpolateInputs is false") }
+    if !M::CAN_INTERPOLATE_INPUTS {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(c, "fmi2SetRealInputDerivatives", "canInterpolateInputs is false") };
+    }
+    // SAFETY: see dispatch and slice; the three arrays hold `nvr` elements by the standard.
+    unsafe {
+        dispatch::<M>(c, table::SET_REAL_INPUT_DERIVATIVES, None, |i| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let orders = slice(order, nvr, "order")?;
+            let values = slice(value, nvr, "value")?;
+            i.set_input_derivatives(vrs, orders, values)
+        })
+    }
 }
 
 /// # Safety

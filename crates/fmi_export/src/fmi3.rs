@@ -1,4 +1,6 @@
-//! The FMI 3.0 C API (fmi3Functions.h), co-simulation without event mode.
+//! The FMI 3.0 C API (fmi3Functions.h), co-simulation; models that declare
+//! [`FmuModel::MIGHT_RETURN_EARLY`] also return early from DoStep and have the co-simulation
+//! Event Mode (`hasEventMode`).
 //!
 //! Every function is a thin adapter: it converts the C arguments and calls [`dispatch`] with its
 //! entry of the state table below. All variables are flattened scalars, so every typed get and set
@@ -136,6 +138,11 @@ mod table {
     pub const DESERIALIZE_FMU_STATE: Function = f("fmi3DeserializeFMUState", States::NOT_FATAL);
 
     pub const DO_STEP: Function = f("fmi3DoStep", States::of(&[StepMode]));
+
+    // Co-simulation Event Mode (hasEventMode, with eventModeUsed at instantiation).
+    pub const ENTER_EVENT_MODE: Function = f("fmi3EnterEventMode", States::of(&[StepMode]));
+    pub const UPDATE_DISCRETE_STATES: Function = f("fmi3UpdateDiscreteStates", States::of(&[EventMode]));
+    pub const ENTER_STEP_MODE: Function = f("fmi3EnterStepMode", States::of(&[EventMode]));
 }
 
 /// Logs and answers Error for a function this FMU does not provide.
@@ -274,7 +281,7 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
     _visible: Fmi3Boolean,
     loggingOn: Fmi3Boolean,
     eventModeUsed: Fmi3Boolean,
-    _earlyReturnAllowed: Fmi3Boolean,
+    earlyReturnAllowed: Fmi3Boolean,
     _requiredIntermediateVariables: *const Fmi3ValueReference,
     _nRequiredIntermediateVariables: usize,
     instanceEnvironment: Fmi3InstanceEnvironment,
@@ -304,7 +311,7 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
             }
             Err(e) => return fail(e),
         }
-        if eventModeUsed {
+        if eventModeUsed && !M::MIGHT_RETURN_EARLY {
             logger.log(
                 Status::Warning,
                 "fmi3InstantiateCoSimulation: eventModeUsed = true, but event mode is not supported and is not used \
@@ -319,7 +326,10 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
                 Err(e) => logger.log(Status::Warning, &format!("fmi3InstantiateCoSimulation: {e}; geometry files must then be absolute paths")),
             }
         }
-        Instance::<M>::new(table, logger, resources).into_raw()
+        let mut instance = Instance::<M>::new(table, logger, resources);
+        instance.early_return_allowed = earlyReturnAllowed && M::MIGHT_RETURN_EARLY;
+        instance.event_mode_used = eventModeUsed && M::MIGHT_RETURN_EARLY;
+        instance.into_raw()
     })
 }
 
@@ -373,7 +383,48 @@ pub unsafe fn fmi3EnterInitializationMode<M: FmuModel>(
 /// `instance` is an instance from fmi3InstantiateCoSimulation.
 pub unsafe fn fmi3ExitInitializationMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
     // SAFETY: see dispatch.
-    unsafe { dispatch::<M>(instance, table::EXIT_INITIALIZATION_MODE, None, |i| i.exit_initialization_mode()) }
+    unsafe {
+        dispatch::<M>(instance, table::EXIT_INITIALIZATION_MODE, None, |i| {
+            let status = i.exit_initialization_mode()?;
+            // With eventModeUsed, initialisation ends in Event Mode (the standard's co-simulation
+            // state machine); the importer leaves it with fmi3EnterStepMode.
+            if i.event_mode_used {
+                i.state = State::EventMode;
+            }
+            Ok(status)
+        })
+    }
+}
+
+/// fmi3EnterEventMode of a co-simulation instance (`fmi3_me::fmi3EnterEventMode` sends it here).
+///
+/// # Safety
+/// `instance` is an instance from fmi3InstantiateCoSimulation.
+pub unsafe fn co_simulation_enter_event_mode<M: FmuModel>(instance: Fmi3Instance) -> Status {
+    if !M::MIGHT_RETURN_EARLY {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, "fmi3EnterEventMode", NO_EVENT_MODE) };
+    }
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(instance, table::ENTER_EVENT_MODE, None, |i| {
+            if !i.event_mode_used {
+                return Ok(not_in_event_mode(i, "fmi3EnterEventMode"));
+            }
+            i.state = State::EventMode;
+            Ok(Status::Ok)
+        })
+    }
+}
+
+/// Event Mode functions called on an instance made with eventModeUsed = false: an illegal call
+/// sequence, logged and answered Error without changing the state.
+fn not_in_event_mode<M: FmuModel>(i: &Instance<M>, function: &str) -> Status {
+    i.logger.log(
+        Status::Error,
+        &format!("{function}: Illegal call sequence: the instance was made with eventModeUsed = false, so it never enters Event Mode"),
+    );
+    Status::Error
 }
 
 /// # Safety
@@ -1163,14 +1214,69 @@ pub unsafe fn fmi3EvaluateDiscreteStates<M: FmuModel>(instance: Fmi3Instance) ->
     unsafe { unsupported::<M>(instance, "fmi3EvaluateDiscreteStates", NO_EVENT_MODE) }
 }
 
+/// fmi3UpdateDiscreteStates of a co-simulation instance (`fmi3_me::fmi3UpdateDiscreteStates`
+/// sends it here).
+///
+/// # Safety
+/// `instance` is an instance from fmi3InstantiateCoSimulation.
+pub unsafe fn co_simulation_update_discrete_states<M: FmuModel>(
+    instance: Fmi3Instance,
+    discreteStatesNeedUpdate: *mut Fmi3Boolean,
+    terminateSimulation: *mut Fmi3Boolean,
+    nominalsOfContinuousStatesChanged: *mut Fmi3Boolean,
+    valuesOfContinuousStatesChanged: *mut Fmi3Boolean,
+    nextEventTimeDefined: *mut Fmi3Boolean,
+    nextEventTime: *mut f64,
+) -> Status {
+    if !M::MIGHT_RETURN_EARLY {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, "fmi3UpdateDiscreteStates", NO_EVENT_MODE) };
+    }
+    // SAFETY: see dispatch; every output pointer is checked for null before it is written.
+    unsafe {
+        dispatch::<M>(instance, table::UPDATE_DISCRETE_STATES, None, |_| {
+            let flags = [
+                (discreteStatesNeedUpdate, "discreteStatesNeedUpdate"),
+                (terminateSimulation, "terminateSimulation"),
+                (nominalsOfContinuousStatesChanged, "nominalsOfContinuousStatesChanged"),
+                (valuesOfContinuousStatesChanged, "valuesOfContinuousStatesChanged"),
+                (nextEventTimeDefined, "nextEventTimeDefined"),
+            ];
+            if let Some((_, name)) = flags.iter().find(|(pointer, _)| pointer.is_null()) {
+                return Err(Failure::error(format!("{name} is a null pointer")));
+            }
+            if nextEventTime.is_null() {
+                return Err(Failure::error("nextEventTime is a null pointer".to_string()));
+            }
+            // The contact has no discrete states to iterate on: the state of the stateful laws
+            // is continuous and advances in DoStep, so one update settles the event, and no time
+            // event is scheduled.
+            for (pointer, _) in flags {
+                *pointer = false;
+            }
+            *nextEventTime = 0.0;
+            Ok(Status::Ok)
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Co-simulation.
 
 /// # Safety
 /// `instance` is an instance from fmi3InstantiateCoSimulation.
 pub unsafe fn fmi3EnterStepMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3EnterStepMode", NO_EVENT_MODE) }
+    if !M::MIGHT_RETURN_EARLY {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, "fmi3EnterStepMode", NO_EVENT_MODE) };
+    }
+    // SAFETY: see dispatch.
+    unsafe {
+        dispatch::<M>(instance, table::ENTER_STEP_MODE, None, |i| {
+            i.state = State::StepMode;
+            Ok(Status::Ok)
+        })
+    }
 }
 
 /// # Safety
@@ -1216,13 +1322,17 @@ pub unsafe fn fmi3DoStep<M: FmuModel>(
                     return Err(Failure::error(format!("{name} is a null pointer")));
                 }
             }
-            let result = i.do_step(currentCommunicationPoint, communicationStepSize);
-            // No events, no early return, and the block never asks to end the simulation.
-            *eventHandlingNeeded = false;
+            // With earlyReturnAllowed the step may end at a predicted event (contact onset):
+            // earlyReturn and lastSuccessfulTime say where, and with eventModeUsed the importer
+            // is asked to handle the event in Event Mode. The block never asks to end the
+            // simulation.
+            let result = i.do_step_early(currentCommunicationPoint, communicationStepSize);
+            let early = matches!(result, Ok((_, true)));
+            *eventHandlingNeeded = early && i.event_mode_used;
             *terminateSimulation = false;
-            *earlyReturn = false;
+            *earlyReturn = early;
             *lastSuccessfulTime = i.last_successful_time;
-            result
+            result.map(|(status, _)| status)
         })
     }
 }

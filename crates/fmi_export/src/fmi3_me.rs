@@ -9,7 +9,7 @@
 use super::fmi3::{Fmi3Boolean, Fmi3Instance, Fmi3InstanceEnvironment, Fmi3String};
 use super::instance::{c_str, guarded, slice, slice_mut, Instance, State};
 use super::logger::{Fmi3LoggerCallback, Logger};
-use super::model_exchange::{dispatch_me, dispatch_me_or};
+use super::model_exchange::{dispatch_me, dispatch_me_or, is_co_simulation};
 use super::resources;
 use super::status::{Failure, Status};
 use crate::model::FmuModel;
@@ -99,6 +99,11 @@ pub unsafe fn fmi3InstantiateModelExchange<M: FmuModel>(
 /// # Safety
 /// `instance` is an instance from fmi3InstantiateModelExchange.
 pub unsafe fn fmi3EnterEventMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
+    // SAFETY: null or a live instance, by the caller's contract.
+    if unsafe { is_co_simulation::<M>(instance) } {
+        // SAFETY: as above.
+        return unsafe { crate::fmi3::co_simulation_enter_event_mode::<M>(instance) };
+    }
     // SAFETY: see dispatch_me.
     unsafe {
         dispatch_me_or::<M>(instance, table::ENTER_EVENT_MODE, NO_EVENT_MODE, |i| {
@@ -132,6 +137,21 @@ pub unsafe fn fmi3UpdateDiscreteStates<M: FmuModel>(
     nextEventTimeDefined: *mut Fmi3Boolean,
     nextEventTime: *mut f64,
 ) -> Status {
+    // SAFETY: null or a live instance, by the caller's contract.
+    if unsafe { is_co_simulation::<M>(instance) } {
+        // SAFETY: as above; the co-simulation function checks every pointer for null.
+        return unsafe {
+            crate::fmi3::co_simulation_update_discrete_states::<M>(
+                instance,
+                discreteStatesNeedUpdate,
+                terminateSimulation,
+                nominalsOfContinuousStatesChanged,
+                valuesOfContinuousStatesChanged,
+                nextEventTimeDefined,
+                nextEventTime,
+            )
+        };
+    }
     // SAFETY: see dispatch_me; every pointer is checked for null before it is written.
     unsafe {
         dispatch_me_or::<M>(instance, table::UPDATE_DISCRETE_STATES, NO_EVENT_MODE, |i| {

@@ -23,7 +23,7 @@ pub enum State {
     Terminated = 16,
     Error = 32,
     Fatal = 64,
-    /// Model Exchange: Event Mode.
+    /// Event Mode: Model Exchange, and FMI 3 co-simulation with `eventModeUsed`.
     EventMode = 128,
     /// Model Exchange: Continuous-Time Mode.
     ContinuousTimeMode = 256,
@@ -84,6 +84,10 @@ pub struct Instance<M: 'static> {
     pub interface: Interface,
     /// Model Exchange: where the states, derivatives and event indicators are in the table.
     pub layout: Option<crate::model_exchange::Layout>,
+    /// FMI 3: the importer allows DoStep to return early (`earlyReturnAllowed`) and the model can.
+    pub early_return_allowed: bool,
+    /// FMI 3: the importer uses Event Mode (`eventModeUsed`) and the model has it.
+    pub event_mode_used: bool,
 }
 
 /// The interface an instance was made for.
@@ -107,6 +111,8 @@ impl<M: FmuModel> Instance<M> {
             strings: Vec::new(),
             interface: Interface::CoSimulation,
             layout: None,
+            early_return_allowed: false,
+            event_mode_used: false,
         }
     }
 

@@ -8,10 +8,12 @@
 //! [`model_description`] writes both modelDescription.xml files and the documentation page from
 //! the same table.
 
+pub mod early_return;
 pub mod fmi2;
 pub mod fmi2_me;
 pub mod fmi3;
 pub mod fmi3_me;
+pub mod input_derivatives;
 pub mod instance;
 pub mod logger;
 pub mod model;

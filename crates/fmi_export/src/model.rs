@@ -83,6 +83,28 @@ pub trait FmuModel: Clone + Sized + 'static {
         true
     }
 
+    /// FMI 2 `canInterpolateInputs`: the model takes first time derivatives of its real inputs
+    /// ([`FmuModel::set_input_derivative`]).
+    const CAN_INTERPOLATE_INPUTS: bool = false;
+
+    /// FMI 3 `mightReturnEarlyFromDoStep` and `hasEventMode`: the model may end a step early at
+    /// an event it predicts ([`FmuModel::early_return_time`]) and asks for Event Mode there.
+    const MIGHT_RETURN_EARLY: bool = false;
+
+    /// Sets the first time derivative of the real input with value reference `vr` for the next
+    /// step. The C API calls it only when [`FmuModel::CAN_INTERPOLATE_INPUTS`], for a real input
+    /// and order 1; an error names what was wrong with the value.
+    fn set_input_derivative(&mut self, _vr: u32, _value: f64) -> Result<(), String> {
+        Err("this model takes no input derivatives".to_string())
+    }
+
+    /// The time `tau` in `(0, step)` after `time()` at which a step of `step` should end early
+    /// because of an event the model predicts; `None` to take the whole step. Called before
+    /// [`FmuModel::do_step`] when the importer allows early return.
+    fn early_return_time(&mut self, _step: f64) -> Result<Option<f64>, ModelError> {
+        Ok(None)
+    }
+
     /// Appends the state that is not in the variable table (for example friction deflections)
     /// to a serialized FMU state.
     fn write_internal_state(&self, _out: &mut Vec<u8>) {}

@@ -349,7 +349,7 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
         &attributes(&[
             ("modelIdentifier", M::NAME),
             ("canHandleVariableCommunicationStepSize", "true"),
-            ("canInterpolateInputs", "false"),
+            ("canInterpolateInputs", flag(M::CAN_INTERPOLATE_INPUTS)),
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
             ("canNotUseMemoryManagementFunctions", "true"),
             ("canGetAndSetFMUstate", "true"),
@@ -441,8 +441,9 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             ("providesDirectionalDerivatives", "false"),
             ("canHandleVariableCommunicationStepSize", "true"),
             ("providesIntermediateUpdate", "false"),
+            ("mightReturnEarlyFromDoStep", flag(M::MIGHT_RETURN_EARLY)),
             ("canReturnEarlyAfterIntermediateUpdate", "false"),
-            ("hasEventMode", "false"),
+            ("hasEventMode", flag(M::MIGHT_RETURN_EARLY)),
         ]),
     );
     unit_definitions::<M>(&mut xml);
@@ -607,4 +608,13 @@ pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
     enumeration_sections::<M>(&mut page);
     page.push_str("</body>\n</html>\n");
     page
+}
+
+/// An XML boolean.
+fn flag(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
 }

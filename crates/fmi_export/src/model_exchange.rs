@@ -91,6 +91,16 @@ pub unsafe fn dispatch_me_or<M: FmuModel>(
     unsafe { dispatch::<M>(ptr, function, None, body) }
 }
 
+/// True when `ptr` is a live instance made for co-simulation (the functions both interfaces share,
+/// such as FMI 3's Event Mode ones, choose their behaviour by it); false for null.
+///
+/// # Safety
+/// `ptr` is null or a live instance.
+pub unsafe fn is_co_simulation<M: FmuModel>(ptr: *mut c_void) -> bool {
+    // SAFETY: non-null and live by the caller's contract; the borrow ends here.
+    !ptr.is_null() && unsafe { &*ptr.cast::<Instance<M>>() }.interface == Interface::CoSimulation
+}
+
 /// `n` (the importer's vector length) must be the FMU's count of `what`.
 fn check_count(n: usize, expected: usize, argument: &str, what: &str) -> Result<(), Failure> {
     if n != expected {
