@@ -8,11 +8,13 @@
 #![forbid(unsafe_code)]
 
 pub mod contact;
+pub mod dual;
 pub mod enums;
 pub mod friction;
 pub mod geometry;
 pub mod material;
 pub mod math;
 pub mod normal;
+pub mod real;
 pub mod shape;
 pub mod step;
