@@ -6,6 +6,7 @@
 //! typed physics; [`Block::evaluate`] is the per-call work.
 #![forbid(unsafe_code)]
 
+pub mod jacobian;
 mod parameters;
 
 pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};

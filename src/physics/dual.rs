@@ -143,6 +143,10 @@ impl<const N: usize> Real for Dual<N> {
     fn v(self) -> f64 {
         self.v
     }
+    #[inline(always)]
+    fn with_v(self, v: f64) -> Self {
+        Dual { v, d: self.d }
+    }
     fn sqrt(self) -> Self {
         let r = self.v.sqrt();
         self.chain(r, 0.5 / r)

@@ -38,6 +38,8 @@ pub trait Real:
     fn c(x: f64) -> Self;
     /// The value.
     fn v(self) -> f64;
+    /// The same tangents with the value `v`.
+    fn with_v(self, v: f64) -> Self;
     fn sqrt(self) -> Self;
     fn exp(self) -> Self;
     fn tanh(self) -> Self;
@@ -68,6 +70,10 @@ impl Real for f64 {
     #[inline(always)]
     fn v(self) -> f64 {
         self
+    }
+    #[inline(always)]
+    fn with_v(self, v: f64) -> f64 {
+        v
     }
     #[inline(always)]
     fn sqrt(self) -> f64 {

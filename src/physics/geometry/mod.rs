@@ -27,6 +27,7 @@ mod face_face;
 mod finite_face;
 mod height_field;
 mod hull_plane;
+pub mod kinematics;
 mod mesh;
 pub mod parry;
 mod plane_sphere;
