@@ -8,6 +8,7 @@
 //! [`model_description`] writes both modelDescription.xml files and the documentation page from
 //! the same table.
 
+pub mod derivatives;
 pub mod fmi2;
 pub mod fmi3;
 pub mod instance;
@@ -18,4 +19,4 @@ pub mod resources;
 pub mod status;
 pub mod table;
 
-pub use model::{FmuModel, ModelError};
+pub use model::{DerivativeError, FmuModel, ModelError};

@@ -298,7 +298,8 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
             ("canNotUseMemoryManagementFunctions", "true"),
             ("canGetAndSetFMUstate", "true"),
             ("canSerializeFMUstate", "true"),
-            ("providesDirectionalDerivative", "false"),
+            ("providesDirectionalDerivative", boolean(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("maxOutputDerivativeOrder", &M::MAX_OUTPUT_DERIVATIVE_ORDER.to_string()),
         ]),
     );
     unit_definitions::<M>(&mut xml);
@@ -358,7 +359,9 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
             ("canGetAndSetFMUState", "true"),
             ("canSerializeFMUState", "true"),
-            ("providesDirectionalDerivatives", "false"),
+            ("providesDirectionalDerivatives", boolean(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("providesAdjointDerivatives", boolean(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("maxOutputDerivativeOrder", &M::MAX_OUTPUT_DERIVATIVE_ORDER.to_string()),
             ("canHandleVariableCommunicationStepSize", "true"),
             ("providesIntermediateUpdate", "false"),
             ("canReturnEarlyAfterIntermediateUpdate", "false"),
@@ -517,4 +520,13 @@ pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
     enumeration_sections::<M>(&mut page);
     page.push_str("</body>\n</html>\n");
     page
+}
+
+/// An XML boolean.
+fn boolean(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
 }
