@@ -133,7 +133,7 @@ pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_
         Vector3::zeros()
     };
     // A partly covered point carries its share of the laws' forces; the laws see the point whole.
-    let w = S::c(contact.weight);
+    let w = contact.weight;
     PointForce {
         point_w,
         normal_ab_w: n,

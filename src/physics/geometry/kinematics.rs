@@ -10,14 +10,16 @@
 //! The values of the result are then set to the `f64` pass's own numbers bit for bit, so the
 //! laws evaluate at exactly the point the outputs came from.
 //!
-//! Pair families whose points come from an iterative solve (GJK/EPA and the contact patch of
-//! `convex.rs`, the mesh pairs), whose weights depend on the poses (the finite-face pairs, the
-//! capsule-capsule stations), or whose surface query is iterative or searched (ellipsoid, hull
-//! and mesh surfaces) are refused by [`GeometryPair::differentiable`] with the reason.
+//! Capsule-capsule runs its whole closed-form construction (closest points, stations and their
+//! pose-dependent weights) over the dual frames. Pair families whose points come from an
+//! iterative solve (GJK/EPA and the contact patch of `convex.rs`, the mesh pairs), whose weights
+//! depend on the poses through code not yet generic (the finite-face pairs), or whose surface
+//! query is iterative or searched (ellipsoid, hull and mesh surfaces) are refused by
+//! [`GeometryPair::differentiable`] with the reason.
 
 use nalgebra::Vector3;
 
-use super::{ContactPoint, GeometryPair};
+use super::{capsule_capsule, ContactPoint, GeometryPair};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::real::Real;
 use crate::physics::shape::{Shape, ShapeKind};
@@ -111,6 +113,9 @@ enum Family {
     PlaneVertex,
     /// Plane and the support point of an ellipsoid.
     PlaneEllipsoid,
+    /// Two capsules: the whole construction (closest points, stations and their weights) over
+    /// the dual frames, each point matched by id.
+    CapsuleCapsule,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -139,7 +144,7 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (ConvexHull | Ellipsoid | Mesh, Point | Sphere | PointCloud) => {
             return Err("the surface query of a convex hull, an ellipsoid or a mesh is a search or an iteration whose features are not tracked")
         }
-        (Capsule, Capsule) => return Err("the weights of the capsule-capsule stations depend on the poses and are not differentiated"),
+        (Capsule, Capsule) => Family::CapsuleCapsule,
         (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
         _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
     })
@@ -164,13 +169,30 @@ impl GeometryPair {
         let (base, base_frame, follower, follower_frame) =
             if flipped { (&self.shape_b, frame_b, &self.shape_a, frame_a) } else { (&self.shape_a, frame_a, &self.shape_b, frame_b) };
         let family = family(base.kind(), follower.kind()).unwrap_or_else(|reason| panic!("{reason}"));
+        let mut capsule_points = Vec::new();
+        if family == Family::CapsuleCapsule {
+            let segment = |shape: &Shape, frame: &Frame<S>| {
+                let Shape::Capsule { radius, half_length } = *shape else { unreachable!("capsule-capsule with {shape:?}") };
+                capsule_capsule::Segment { centre: frame.r, axis: frame.axes[2], half_length, radius }
+            };
+            capsule_capsule::points(&segment(base, base_frame), &segment(follower, follower_frame), &mut capsule_points);
+        }
         found
             .iter()
             .map(|point| {
                 let canonical = if flipped { point.flipped() } else { *point };
-                let mut dual = kinematics(family, base, base_frame, follower, follower_frame, &canonical);
+                let mut dual = match family {
+                    Family::CapsuleCapsule => *capsule_points
+                        .iter()
+                        .find(|p| p.id == canonical.id)
+                        .expect("the dual construction gives the points the f64 one gave"),
+                    _ => kinematics(family, base, base_frame, follower, follower_frame, &canonical),
+                };
                 dual.id = canonical.id;
-                dual.weight = canonical.weight;
+                if family != Family::CapsuleCapsule {
+                    // The weight of every other differentiated pair is a constant of the pair.
+                    dual.weight = S::c(canonical.weight);
+                }
                 let dual = if flipped { dual.flipped() } else { dual };
                 with_values(&dual, point)
             })
@@ -186,7 +208,7 @@ fn with_values<S: Real>(dual: &ContactPoint<S>, values: &ContactPoint) -> Contac
         p_b_w: v(&dual.p_b_w, &values.p_b_w),
         normal_ab_w: v(&dual.normal_ab_w, &values.normal_ab_w),
         separation: dual.separation.with_v(values.separation),
-        weight: values.weight,
+        weight: dual.weight.with_v(values.weight),
         id: values.id,
     }
 }
@@ -281,7 +303,7 @@ fn kinematics<S: Real>(family: Family, base: &Shape, fb: &Frame<S>, follower: &S
             p.separation = distance;
             p
         }
-        _ => unreachable!("family {family:?} with follower {:?}", follower.kind()),
+        _ => unreachable!("family {family:?} with follower {:?} has no per-point closed form", follower.kind()),
     }
 }
 

@@ -60,7 +60,7 @@ pub struct ContactPoint<S: Real = f64> {
     /// Signed distance, > 0 apart.
     pub separation: S,
     /// Multiplies the laws' forces at this point (1 for a full point contact).
-    pub weight: f64,
+    pub weight: S,
     /// Stable identity of the point within its pair, below the pair's `max_points`.
     pub id: u32,
 }
@@ -70,7 +70,7 @@ impl<S: Real> ContactPoint<S> {
     /// `(p_b - p_a) · n`.
     pub fn new(p_a_w: Vector3<S>, p_b_w: Vector3<S>, normal_ab_w: Vector3<S>) -> ContactPoint<S> {
         let separation = (p_b_w - p_a_w).dot(&normal_ab_w);
-        ContactPoint { p_a_w, p_b_w, normal_ab_w, separation, weight: 1.0, id: 0 }
+        ContactPoint { p_a_w, p_b_w, normal_ab_w, separation, weight: S::c(1.0), id: 0 }
     }
 
     pub fn with_id(mut self, id: u32) -> ContactPoint<S> {
@@ -78,7 +78,7 @@ impl<S: Real> ContactPoint<S> {
         self
     }
 
-    pub fn with_weight(mut self, weight: f64) -> ContactPoint<S> {
+    pub fn with_weight(mut self, weight: S) -> ContactPoint<S> {
         self.weight = weight;
         self
     }
