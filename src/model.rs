@@ -33,6 +33,9 @@ impl std::fmt::Display for ModelError {
 /// keeping the importer waiting for ever; the importer can retry with a shorter step.
 pub const MAX_SUBSTEPS: f64 = 1e6;
 
+/// The block, the inputs, the point states and the scratch points, for the derivatives.
+pub(crate) type DerivativeParts<'a> = (&'a Block, &'a Inputs, &'a [PointState], &'a mut Vec<ContactPoint>);
+
 #[derive(Clone, Debug)]
 pub struct Model {
     pub parameters: Parameters,
@@ -224,7 +227,7 @@ impl Model {
 
     /// What the derivatives need (src/derivatives.rs), with the outputs brought up to date
     /// first, so that the inputs, the parameters and the forces have passed their checks.
-    pub(crate) fn derivative_parts(&mut self) -> Result<(&Block, &Inputs, &[PointState], &mut Vec<ContactPoint>), ModelError> {
+    pub(crate) fn derivative_parts(&mut self) -> Result<DerivativeParts<'_>, ModelError> {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         Ok((block, &self.inputs, &self.states, &mut self.scratch))

@@ -126,7 +126,7 @@ pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
     let mut deflection = S::vc(&state.tangential.deflection);
     deflection -= n * deflection.dot(&n);
-    let friction = laws.friction.force(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
+    let friction = laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
     let couple_w = if normal_force.v() > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
         couples(laws, normal_force, &n, &(body_b.w - body_a.w))
     } else {

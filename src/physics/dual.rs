@@ -62,6 +62,8 @@ impl<const N: usize> Sub for Dual<N> {
     }
 }
 
+// The product and quotient rules mix the operations on purpose.
+#[allow(clippy::suspicious_arithmetic_impl)]
 impl<const N: usize> Mul for Dual<N> {
     type Output = Self;
     #[inline(always)]
@@ -70,6 +72,7 @@ impl<const N: usize> Mul for Dual<N> {
     }
 }
 
+#[allow(clippy::suspicious_arithmetic_impl)]
 impl<const N: usize> Div for Dual<N> {
     type Output = Self;
     #[inline(always)]

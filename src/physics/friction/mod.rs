@@ -85,9 +85,22 @@ impl FrictionLaw {
     /// Tangential force on B at penetration `depth` [m], normal force `normal_force` [N] >= 0,
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
     #[inline]
-    /// `deflection` is the state's deflection as it acts (its part in the current tangent
-    /// plane); `state.slipping` is read from `state`.
-    pub fn force<S: Real>(&self, depth: S, normal_force: S, slip_velocity: &Vector3<S>, deflection: &Vector3<S>, state: &TangentialState) -> TangentialForce<S> {
+    pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
+        self.force_over(depth, normal_force, slip_velocity, &state.deflection, state)
+    }
+
+    /// [`FrictionLaw::force`] over any [`Real`]: `deflection` is the state's deflection as it
+    /// acts (its part in the current tangent plane, which moves with the normal), and
+    /// `state.slipping` is read from `state`.
+    #[inline]
+    pub fn force_over<S: Real>(
+        &self,
+        depth: S,
+        normal_force: S,
+        slip_velocity: &Vector3<S>,
+        deflection: &Vector3<S>,
+        state: &TangentialState,
+    ) -> TangentialForce<S> {
         let mu_over_speed = match self {
             // Without a normal force the velocity-based laws carry nothing: no mu(v) to compute.
             FrictionLaw::None
