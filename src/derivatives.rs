@@ -7,7 +7,7 @@
 
 use fmi_export::{DerivativeError, ModelError as FmiModelError};
 
-use crate::block::jacobian::{input_rates, DerivativeError as BlockError, DERIVATIVE_OUTPUTS, INPUTS};
+use crate::block::jacobian::{DerivativeError as BlockError, DERIVATIVE_OUTPUTS, INPUTS};
 use crate::model::{exported, Model};
 
 /// Value references of [`DERIVATIVE_OUTPUTS`], in its order.
@@ -36,18 +36,27 @@ fn column(vr: u32) -> Result<usize, DerivativeError> {
 /// parameters and state.
 fn tangents<const N: usize>(model: &mut Model, seeds: &[[f64; INPUTS]; N]) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
     let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(exported(e)))?;
-    let rows = block.output_tangents(inputs, states, scratch, seeds).map_err(|e| match e {
+    let rows = block.output_tangents(inputs, states, scratch, seeds).map_err(block_error)?;
+    check_finite(rows.iter().flatten())?;
+    Ok(rows)
+}
+
+fn block_error(e: BlockError) -> DerivativeError {
+    match e {
         BlockError::Input(e) => DerivativeError::Model(FmiModelError::Invalid(e.to_string())),
         BlockError::Pair(e) => DerivativeError::Model(FmiModelError::Invalid(e.to_string())),
-    })?;
-    if rows.iter().flatten().any(|x| !x.is_finite()) {
+    }
+}
+
+fn check_finite<'a>(mut values: impl Iterator<Item = &'a f64>) -> Result<(), DerivativeError> {
+    if values.any(|x| !x.is_finite()) {
         return Err(DerivativeError::Model(FmiModelError::NotFinite(
             "the derivatives are not finite at these inputs (a point exactly at a kink of its law or its geometry, \
              for example a contact point exactly at zero depth)"
                 .to_string(),
         )));
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// `sensitivity = J seed` for the rows `unknowns` and the columns `knowns`.
@@ -78,15 +87,17 @@ pub fn adjoint(model: &mut Model, unknowns: &[u32], knowns: &[u32], seed: &[f64]
 }
 
 /// The first time derivatives of the outputs `vrs` (orders checked by the FMI layer: 1 only):
-/// `J u̇` with the inputs' rates from [`input_rates`].
+/// `J u̇` with the inputs' rates from [`input_rates`](crate::block::jacobian::input_rates), plus
+/// the deflection states' own rates ([`Block::output_rates`](crate::block::Block::output_rates)).
 pub fn output_rates(model: &mut Model, vrs: &[u32], _orders: &[i32], values: &mut [f64]) -> Result<(), DerivativeError> {
     let rows: Vec<usize> = vrs.iter().map(|vr| row(*vr)).collect::<Result<_, _>>()?;
+    let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(exported(e)))?;
     // The twists' rates the importer gave (fmi2SetRealInputDerivatives) belong here as
     // `Some(&rates)`; until they are stored, the twists are taken as constant over the step.
-    let rates = input_rates(&model.inputs, None);
-    let tangents = tangents(model, &[rates])?;
+    let rates = block.output_rates(inputs, states, scratch, None).map_err(block_error)?;
+    check_finite(rates.iter())?;
     for (out, r) in values.iter_mut().zip(rows) {
-        *out = tangents[r][0];
+        *out = rates[r];
     }
     Ok(())
 }

@@ -411,3 +411,86 @@ fn input_rates_follow_the_twists() {
     assert_eq!(&with[0..7], &rates[0..7]);
 }
 
+
+/// The inputs at time `t` of both bodies moving with their constant twists (w in W).
+fn moved(x0: &[f64; INPUTS], t: f64) -> [f64; INPUTS] {
+    let mut x = *x0;
+    for o in [0, 13] {
+        let (v, w) = (Vec3::new(x0[o + 7], x0[o + 8], x0[o + 9]), Vec3::new(x0[o + 10], x0[o + 11], x0[o + 12]));
+        let r = Vec3::new(x0[o], x0[o + 1], x0[o + 2]) + v * t;
+        let q0 = nalgebra::Quaternion::new(x0[o + 3], x0[o + 4], x0[o + 5], x0[o + 6]);
+        let q = contact_force::physics::math::Rotation::from_scaled_axis(w * t).quaternion() * q0;
+        x[o..o + 3].copy_from_slice(r.as_slice());
+        x[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+    }
+    x
+}
+
+/// Output derivatives (`Block::output_rates`) against central differences in time along a
+/// constant-twist motion, with the deflection states advancing as DoStep advances them
+/// (`Block::advance` over the step h, inputs held; backward by the mirror `2 x - x(h)`): every
+/// friction law, the stateful ones with their states' own rates.
+#[test]
+fn output_rates_agree_with_differences_in_time() {
+    let mut rng = Rng(0x9e37_79b9_0000 + 18);
+    for law in FrictionLawKind::ITEMS.iter().map(|i| FrictionLawKind::from_value(i.value).unwrap()) {
+        let mut p = sphere_on_plane();
+        p.friction.law = law.value();
+        p.normal.law = NormalLawKind::GroundModel.value();
+        p.normal.stiffness = 1e8;
+        p.normal.damping = 1e4;
+        let (block, _) = Block::new(&p, None).unwrap();
+        let mut checked = 0;
+        for _ in 0..40 {
+            if checked == 3 {
+                break;
+            }
+            let d = rng.range(3e-4, 2e-3);
+            let mut x = draw(&block, &mut rng, d, 0.05, 1.0);
+            for o in [3, 16] {
+                let norm = x[o..o + 4].iter().map(|c| c * c).sum::<f64>().sqrt();
+                x[o..o + 4].iter_mut().for_each(|c| *c /= norm);
+            }
+            let states = vec![
+                PointState { tangential: TangentialState { deflection: rng.vec(1e-5), slipping: false }, onset_speed: 0.0 };
+                block.pair().max_points()
+            ];
+            let value = |x: &[f64; INPUTS], states: &[PointState]| {
+                let mut out = Outputs::default();
+                block.evaluate(&inputs_from(x), &mut Vec::new(), states, &mut out).unwrap();
+                (rows(&out), (out.points, out.sticking))
+            };
+            let reference = value(&x, &states).1;
+            let difference = |h: f64| {
+                let mut ahead = states.clone();
+                block.advance(&inputs_from(&x), &mut Vec::new(), &mut ahead, h).unwrap();
+                let behind: Vec<PointState> = states
+                    .iter()
+                    .zip(&ahead)
+                    .map(|(s, a)| PointState { tangential: TangentialState { deflection: s.tangential.deflection * 2.0 - a.tangential.deflection, ..s.tangential }, ..*s })
+                    .collect();
+                let (plus, sp) = value(&moved(&x, h), &ahead);
+                let (minus, sm) = value(&moved(&x, -h), &behind);
+                (sp == reference && sm == reference && ahead.iter().all(|a| !a.tangential.slipping)).then(|| std::array::from_fn::<f64, ROWS, _>(|i| (plus[i] - minus[i]) / (2.0 * h)))
+            };
+            let (Some(d1), Some(d2)) = (difference(1e-7), difference(5e-8)) else { continue };
+            let exact = block.output_rates(&inputs_from(&x), &states, &mut Vec::new(), None).unwrap();
+            let scale = exact.iter().take(12).fold(0.0_f64, |m, v| m.max(v.abs()));
+            if (0..12).any(|i| (d1[i] - d2[i]).abs() > 1e-4 * scale) {
+                continue;
+            }
+            for i in 0..ROWS {
+                let fd = (4.0 * d2[i] - d1[i]) / 3.0;
+                assert!(
+                    (exact[i] - fd).abs() <= 1e-5 * scale + 1e-6 * (1.0 + value(&x, &states).0[i].abs()),
+                    "{}: d {} / dt = {} exactly, {fd} by differences",
+                    law.name(),
+                    DERIVATIVE_OUTPUTS[i],
+                    exact[i]
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 3, "{}: no smooth state", law.name());
+    }
+}

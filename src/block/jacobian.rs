@@ -115,8 +115,36 @@ impl Block {
         scratch: &mut Vec<ContactPoint>,
         seeds: &[[f64; INPUTS]; N],
     ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        self.tangents(inputs, states, scratch, seeds, false)
+    }
+
+    /// The first time derivatives of [`DERIVATIVE_OUTPUTS`] while the inputs move at
+    /// `input_rates(inputs, given)` ([`input_rates`]) and the points' deflection states at their
+    /// own rates ([`contact::deflection_rate`]): `J u̇ + (∂y/∂x) ẋ`.
+    pub fn output_rates(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        given: Option<&[f64; INPUTS]>,
+    ) -> Result<[f64; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        let rows = self.tangents(inputs, states, scratch, &[input_rates(inputs, given)], true)?;
+        Ok(rows.map(|r| r[0]))
+    }
+
+    /// [`Block::output_tangents`]; with `state_rates` (one seed, the time direction) the
+    /// deflections carry their own rates as tangents.
+    fn tangents<const N: usize>(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        seeds: &[[f64; INPUTS]; N],
+        state_rates: bool,
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        debug_assert!(!state_rates || N == 1, "state rates go with the one time direction");
         self.pair.differentiable().map_err(DerivativeError::Pair)?;
-        let (_, _, geometry_a, geometry_b) = self.locate(inputs, &mut Default::default()).map_err(DerivativeError::Input)?;
+        let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut Default::default()).map_err(DerivativeError::Input)?;
         let x = input_vector(inputs);
         let dual: [Dual<N>; INPUTS] = std::array::from_fn(|k| Dual::new(x[k], std::array::from_fn(|j| seeds[j][k])));
         let vector = |o: usize| Vector3::new(dual[o], dual[o + 1], dual[o + 2]);
@@ -139,7 +167,7 @@ impl Block {
         let zero = Vector3::<Dual<N>>::zeros();
         let (mut force_b, mut torque_a, mut torque_b, mut normal_force) = (zero, zero, zero, Dual::c(0.0));
         let mut deepest: Option<&ContactPoint<Dual<N>>> = None;
-        for cp in &points {
+        for (cp, found) in points.iter().zip(scratch.iter()) {
             if deepest.is_none_or(|d| cp.separation.v < d.separation.v) {
                 deepest = Some(cp);
             }
@@ -148,7 +176,14 @@ impl Block {
                 continue;
             }
             let state = states.get(cp.id as usize).copied().unwrap_or_default();
-            let pf = contact::point_force(cp, &motion_a, &motion_b, &self.laws, &state);
+            let u = state.tangential.deflection;
+            let rate = if state_rates && self.is_stateful() {
+                contact::deflection_rate(&contact::evaluate(found, &body_a, &body_b, &self.laws, &state), &self.laws, &state)
+            } else {
+                Vector3::zeros()
+            };
+            let deflection = Vector3::new(Dual::new(u.x, [rate.x; N]), Dual::new(u.y, [rate.y; N]), Dual::new(u.z, [rate.z; N]));
+            let pf = contact::point_force_deflected(cp, &motion_a, &motion_b, &self.laws, &state, deflection);
             let f = pf.force_on_b_w();
             force_b += f;
             torque_b += (pf.point_w - motion_b.r).cross(&f) + pf.couple_w;

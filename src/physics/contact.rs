@@ -4,7 +4,7 @@ use super::friction::{FrictionLaw, TangentialState};
 use super::geometry::ContactPoint;
 use nalgebra::Vector3;
 
-use super::math::BodyState;
+use super::math::{BodyState, Vec3};
 use super::real::Real;
 use super::normal::NormalLaw;
 
@@ -115,6 +115,20 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
 /// [`evaluate`] over any [`Real`]: with duals, the force's derivatives with the state held.
 #[inline]
 pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_b: &Motion<S>, laws: &Laws, state: &PointState) -> PointForce<S> {
+    point_force_deflected(contact, body_a, body_b, laws, state, S::vc(&state.tangential.deflection))
+}
+
+/// [`point_force`] with the state's deflection given over any [`Real`] (its tangent is the
+/// deflection's own rate when the outputs' time derivatives are wanted).
+#[inline]
+pub fn point_force_deflected<S: Real>(
+    contact: &ContactPoint<S>,
+    body_a: &Motion<S>,
+    body_b: &Motion<S>,
+    laws: &Laws,
+    state: &PointState,
+    deflection: Vector3<S>,
+) -> PointForce<S> {
     let point_w = contact.point_w();
     let n = contact.normal_ab_w;
     let v_rel = body_b.velocity_at(&point_w) - body_a.velocity_at(&point_w);
@@ -124,7 +138,7 @@ pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_
     let passed_through = laws.max_depth > 0.0 && depth.v() > laws.max_depth;
     let normal_force = if passed_through { S::c(0.0) } else { laws.normal.force(depth, -v_normal, state.onset_speed) };
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
-    let mut deflection = S::vc(&state.tangential.deflection);
+    let mut deflection = deflection;
     deflection -= n * deflection.dot(&n);
     let friction = laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
     let couple_w = if normal_force.v() > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
@@ -146,6 +160,21 @@ pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_
         slip_velocity_w,
         sticking: friction.sticking,
         passed_through,
+    }
+}
+
+/// The rate of a point's deflection state at its evaluation `at` with the inputs held, as
+/// [`advance`] integrates it: ElasticCone's `du/dt` (sticking, slipping or relaxing), Stiction's
+/// `ds/dt = v_t` while it sticks; zero where the state is held (a slipping Stiction point, whose
+/// deflection is reset along the slip at each sub-step, and the velocity-based laws).
+pub fn deflection_rate(at: &PointForce, laws: &Laws, state: &PointState) -> Vec3 {
+    let n = at.normal_ab_w;
+    let mut u = state.tangential.deflection;
+    u -= n * u.dot(&n);
+    match laws.friction {
+        FrictionLaw::ElasticCone(law) => law.evaluate(at.depth(), at.law_normal_force, &at.slip_velocity_w, &u).deflection_rate,
+        FrictionLaw::Stiction(_) if at.law_normal_force > 0.0 && !state.tangential.slipping => at.slip_velocity_w,
+        _ => Vec3::zeros(),
     }
 }
 
