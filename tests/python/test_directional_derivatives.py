@@ -144,7 +144,7 @@ def assert_close(name, exact, fd, noise):
 def test_directional_derivatives_agree_with_finite_differences(new_slave, case):
     slave = slave_for(new_slave, CASES[case])
     rng = np.random.default_rng(sum(case.encode()))
-    checked, tries = 0, 0
+    checked, tries, time = 0, 0, 0.0
     while checked < 2:
         tries += 1
         assert tries < 40, f"{case}: no smooth state in {tries} draws"
@@ -152,8 +152,9 @@ def test_directional_derivatives_agree_with_finite_differences(new_slave, case):
         if "stateful" in case:
             # Build up deflections with the inputs held, then judge the derivatives there.
             set_inputs(slave, x)
-            for i in range(3):
-                slave.do_step(i * 1e-4, 1e-4)
+            for _ in range(3):
+                slave.do_step(time, 1e-4)
+                time += 1e-4
         fd, noise = finite_differences(slave, x)
         if fd is None:
             continue
