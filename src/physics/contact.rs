@@ -87,18 +87,44 @@ pub struct Motion<S: Real = f64> {
     pub w: Vector3<S>,
 }
 
-impl<S: Real> Motion<S> {
+/// What [`point_force`] reads of a body: [`Motion`] over any [`Real`], or a [`BodyState`]
+/// itself (read in place, nothing copied per point).
+pub trait BodyMotion<S: Real> {
+    /// The frame origin, in W.
+    fn origin(&self) -> &Vector3<S>;
+    /// The angular velocity, in W.
+    fn angular(&self) -> &Vector3<S>;
     /// Velocity of the body's material point at `p` (in W): `v + w × (p - r)`.
-    #[inline]
-    pub fn velocity_at(&self, p: &Vector3<S>) -> Vector3<S> {
+    fn velocity_at(&self, p: &Vector3<S>) -> Vector3<S>;
+}
+
+impl<S: Real> BodyMotion<S> for Motion<S> {
+    #[inline(always)]
+    fn origin(&self) -> &Vector3<S> {
+        &self.r
+    }
+    #[inline(always)]
+    fn angular(&self) -> &Vector3<S> {
+        &self.w
+    }
+    #[inline(always)]
+    fn velocity_at(&self, p: &Vector3<S>) -> Vector3<S> {
         self.v + self.w.cross(&(p - self.r))
     }
 }
 
-impl From<&BodyState> for Motion<f64> {
-    #[inline]
-    fn from(body: &BodyState) -> Self {
-        Motion { r: body.pose.r, v: body.v, w: body.w }
+impl BodyMotion<f64> for BodyState {
+    #[inline(always)]
+    fn origin(&self) -> &Vec3 {
+        &self.pose.r
+    }
+    #[inline(always)]
+    fn angular(&self) -> &Vec3 {
+        &self.w
+    }
+    #[inline(always)]
+    fn velocity_at(&self, p: &Vec3) -> Vec3 {
+        BodyState::velocity_at(self, p)
     }
 }
 
@@ -109,22 +135,22 @@ impl From<&BodyState> for Motion<f64> {
 /// deeper than it carries no force (the Modelica library's p_max, MapleSim's half-length rule).
 #[inline]
 pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, laws: &Laws, state: &PointState) -> PointForce {
-    point_force(contact, &Motion::from(body_a), &Motion::from(body_b), laws, state)
+    point_force(contact, body_a, body_b, laws, state)
 }
 
 /// [`evaluate`] over any [`Real`]: with duals, the force's derivatives with the state held.
-#[inline]
-pub fn point_force<S: Real>(contact: &ContactPoint<S>, body_a: &Motion<S>, body_b: &Motion<S>, laws: &Laws, state: &PointState) -> PointForce<S> {
+#[inline(always)]
+pub fn point_force<S: Real, M: BodyMotion<S>>(contact: &ContactPoint<S>, body_a: &M, body_b: &M, laws: &Laws, state: &PointState) -> PointForce<S> {
     point_force_deflected(contact, body_a, body_b, laws, state, S::vc(&state.tangential.deflection))
 }
 
 /// [`point_force`] with the state's deflection given over any [`Real`] (its tangent is the
 /// deflection's own rate when the outputs' time derivatives are wanted).
 #[inline]
-pub fn point_force_deflected<S: Real>(
+pub fn point_force_deflected<S: Real, M: BodyMotion<S>>(
     contact: &ContactPoint<S>,
-    body_a: &Motion<S>,
-    body_b: &Motion<S>,
+    body_a: &M,
+    body_b: &M,
     laws: &Laws,
     state: &PointState,
     deflection: Vector3<S>,
@@ -142,7 +168,7 @@ pub fn point_force_deflected<S: Real>(
     deflection -= n * deflection.dot(&n);
     let friction = laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
     let couple_w = if normal_force.v() > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
-        couples(laws, normal_force, &n, &(body_b.w - body_a.w))
+        couples(laws, normal_force, &n, &(body_b.angular() - body_a.angular()))
     } else {
         Vector3::zeros()
     };

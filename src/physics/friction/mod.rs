@@ -92,7 +92,7 @@ impl FrictionLaw {
     /// [`FrictionLaw::force`] over any [`Real`]: `deflection` is the state's deflection as it
     /// acts (its part in the current tangent plane, which moves with the normal), and
     /// `state.slipping` is read from `state`.
-    #[inline]
+    #[inline(always)]
     pub fn force_over<S: Real>(
         &self,
         depth: S,
@@ -144,6 +144,7 @@ impl FrictionLaw {
 
     /// `mu(v) / v` [s/m] of the velocity-based laws, finite at v = 0; `None` for the stateful
     /// laws, which have no mu(v) curve.
+    #[inline(always)]
     pub fn mu_over_speed<S: Real>(&self, speed: S) -> Option<S> {
         match self {
             FrictionLaw::None => Some(S::c(0.0)),

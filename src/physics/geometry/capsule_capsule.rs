@@ -74,6 +74,7 @@ impl Segment<f64> {
 }
 
 impl<S: Real> Segment<S> {
+    #[inline]
     fn at(&self, s: S) -> Vector3<S> {
         self.centre + self.axis * s
     }
@@ -83,6 +84,7 @@ impl<S: Real> Segment<S> {
     /// `s + lambda c` is still within [-L, L] there, otherwise through the end sphere at
     /// e = L sign(c): `lambda = -delta c + sqrt(r^2 - delta^2 (1 - c^2))`, `delta = s - e`.
     /// Equal to r when d is perpendicular to the axis, and from an end point pointing outward.
+    #[inline]
     fn exit(&self, s: S, d: &Vector3<S>) -> S {
         let c = d.dot(&self.axis);
         let sin_squared = -(c * c) + 1.0;
@@ -103,6 +105,7 @@ pub(super) fn contacts(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, out: 
 }
 
 /// The points of two segments (see the module comment), over any [`Real`].
+#[inline]
 pub(super) fn points<S: Real>(a: &Segment<S>, b: &Segment<S>, out: &mut Vec<ContactPoint<S>>) {
     let k = a.axis.dot(&b.axis);
     let fallback = fallback_normal(a, b);
@@ -139,11 +142,13 @@ pub(super) fn points<S: Real>(a: &Segment<S>, b: &Segment<S>, out: &mut Vec<Cont
 }
 
 /// `x.clamp(0, 1)`, decided on the value.
+#[inline]
 fn clamp01<S: Real>(x: S) -> S {
     clamp(x, 0.0, 1.0)
 }
 
 /// `x.clamp(lo, hi)`, decided on the value.
+#[inline]
 fn clamp<S: Real>(x: S, lo: f64, hi: f64) -> S {
     if x.v() < lo {
         S::c(lo)
@@ -166,6 +171,7 @@ pub(super) fn point_count(a: &Shape, b: &Shape) -> usize {
 
 /// Parameters (s on A, t on B) of the closest points of the segments; `None` for parallel axes
 /// of two segments of nonzero length, whose closest points are not unique.
+#[inline]
 fn closest_parameters<S: Real>(a: &Segment<S>, b: &Segment<S>) -> Option<(S, S)> {
     let r = a.centre - b.centre;
     let (k, f_a, f_b) = (a.axis.dot(&b.axis), a.axis.dot(&r), b.axis.dot(&r));
@@ -189,6 +195,7 @@ fn closest_parameters<S: Real>(a: &Segment<S>, b: &Segment<S>) -> Option<(S, S)>
 /// The contact along the line through the points at parameters s of A and t of B, and their
 /// distance f: normal `n = (b - a) / f`, witnesses where the line leaves each capsule
 /// (`p_a = a + lambda_a n`, `p_b = b - lambda_b n`), separation `f - lambda_a - lambda_b`.
+#[inline]
 fn sphere_pair<S: Real>(a: &Segment<S>, s: S, b: &Segment<S>, t: S, fallback: &Vector3<S>) -> (ContactPoint<S>, S) {
     let (centre_a, centre_b) = (a.at(s), b.at(t));
     let offset = centre_b - centre_a;
@@ -202,12 +209,14 @@ fn sphere_pair<S: Real>(a: &Segment<S>, s: S, b: &Segment<S>, t: S, fallback: &V
 }
 
 /// `v / |v|`, as nalgebra's `normalize`.
+#[inline]
 fn unit<S: Real>(v: Vector3<S>) -> Vector3<S> {
     v / S::norm(&v)
 }
 
 /// The normal of segments that intersect: across both axes, from A's centre toward B's, or for
 /// parallel axes across them toward B (any direction across A if the segments are collinear).
+#[inline]
 fn fallback_normal<S: Real>(a: &Segment<S>, b: &Segment<S>) -> Vector3<S> {
     let towards_b = b.centre - a.centre;
     let across = a.axis.cross(&b.axis);

@@ -71,7 +71,7 @@ impl NormalLaw {
     /// `depth_rate` [m/s]; zero when `depth <= 0`. `onset_speed` [m/s] is the approach speed the
     /// Restitution law froze when the point started touching, or 0 if it has not yet (the current
     /// approach speed stands in until the next step freezes it); the other laws ignore it.
-    #[inline]
+    #[inline(always)]
     pub fn force<S: Real>(&self, depth: S, depth_rate: S, onset_speed: f64) -> S {
         if depth.v() <= 0.0 {
             return S::c(0.0);
