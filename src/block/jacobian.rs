@@ -157,24 +157,21 @@ impl Block {
         let (frame_a, frame_b) =
             if self.no_offsets { (frame_a, frame_b) } else { (frame_a.compose(&self.offset_a), frame_b.compose(&self.offset_b)) };
 
-        scratch.clear();
-        match self.pair.single_contact(&geometry_a, &geometry_b) {
-            Some(cp) => scratch.push(cp),
-            None => self.pair.contacts(&geometry_a, &geometry_b, scratch),
-        }
-        let points = self.pair.contacts_over(&geometry_a, &geometry_b, &frame_a, &frame_b, scratch);
+        let kinematics = self.pair.kinematics(&geometry_a, &geometry_b, &frame_a, &frame_b);
         let skip_apart = !self.is_stateful();
         let zero = Vector3::<Dual<N>>::zeros();
         let (mut force_b, mut torque_a, mut torque_b, mut normal_force) = (zero, zero, zero, Dual::c(0.0));
-        let mut deepest: Option<&ContactPoint<Dual<N>>> = None;
-        for (cp, found) in points.iter().zip(scratch.iter()) {
-            if deepest.is_none_or(|d| cp.separation.v < d.separation.v) {
-                deepest = Some(cp);
+        // The deepest point found (its derivatives are taken at the end).
+        let mut deepest: Option<ContactPoint> = None;
+        let mut add = |found: &ContactPoint| {
+            if deepest.is_none_or(|d| found.separation < d.separation) {
+                deepest = Some(*found);
             }
-            if skip_apart && cp.separation.v >= 0.0 {
+            if skip_apart && found.separation >= 0.0 {
                 // Stateless laws carry exactly nothing there, with zero derivative.
-                continue;
+                return;
             }
+            let cp = kinematics.point(found);
             let state = states.get(cp.id as usize).copied().unwrap_or_default();
             let u = state.tangential.deflection;
             let rate = if state_rates && self.is_stateful() {
@@ -183,7 +180,7 @@ impl Block {
                 Vector3::zeros()
             };
             let deflection = Vector3::new(Dual::new(u.x, [rate.x; N]), Dual::new(u.y, [rate.y; N]), Dual::new(u.z, [rate.z; N]));
-            let pf = contact::point_force_deflected(cp, &motion_a, &motion_b, &self.laws, &state, deflection);
+            let pf = contact::point_force_deflected(&cp, &motion_a, &motion_b, &self.laws, &state, deflection);
             let f = pf.force_on_b_w();
             force_b += f;
             torque_b += (pf.point_w - motion_b.r).cross(&f) + pf.couple_w;
@@ -191,8 +188,19 @@ impl Block {
             if pf.normal_force.v > 0.0 {
                 normal_force += pf.normal_force;
             }
+        };
+        // The points one by one, as the evaluation finds them: a point cloud's from its
+        // per-point queries (nothing collected), the others' through `scratch`.
+        scratch.clear();
+        if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
+            add(&cp);
+        } else if let Some(queries) = self.pair.point_queries(&geometry_a, &geometry_b) {
+            (0..queries.len()).filter_map(|id| queries.contact(id)).for_each(|cp| add(&cp));
+        } else {
+            self.pair.contacts(&geometry_a, &geometry_b, scratch);
+            scratch.iter().for_each(&mut add);
         }
-        let separation = deepest.map_or(Dual::c(f64::MAX), |cp| cp.separation);
+        let separation = deepest.map_or(Dual::c(f64::MAX), |cp| kinematics.point(&cp).separation);
         let rows: [Dual<N>; 14] = [
             -force_b.x,
             -force_b.y,

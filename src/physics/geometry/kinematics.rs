@@ -160,11 +160,10 @@ impl GeometryPair {
             .map_err(|reason| NotDifferentiable { a: self.shape_a.kind(), b: self.shape_b.kind(), reason })
     }
 
-    /// The points `found` (those [`GeometryPair::contacts`] gave at `pose_a`, `pose_b`) as
-    /// functions of the frames `frame_a`, `frame_b` over any [`Real`], whose values are the
-    /// poses: with duals, their exact derivatives. The values of the result are `found`'s bit
-    /// for bit. Panics for a pair that [`GeometryPair::differentiable`] refuses.
-    pub fn contacts_over<S: Real>(&self, pose_a: &Pose, pose_b: &Pose, frame_a: &Frame<S>, frame_b: &Frame<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    /// The kinematics of this pair at the frames `frame_a`, `frame_b` over any [`Real`], whose
+    /// values are the poses `pose_a`, `pose_b` the points were found at: see
+    /// [`Kinematics::point`]. Panics for a pair that [`GeometryPair::differentiable`] refuses.
+    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &'a Frame<S>, frame_b: &'a Frame<S>) -> Kinematics<'a, S> {
         let flipped = if self.same_kind { super::pose_key_less(&super::pose_key(pose_b), &super::pose_key(pose_a)) } else { self.flipped };
         let (base, base_frame, follower, follower_frame) =
             if flipped { (&self.shape_b, frame_b, &self.shape_a, frame_a) } else { (&self.shape_a, frame_a, &self.shape_b, frame_b) };
@@ -177,26 +176,51 @@ impl GeometryPair {
             };
             capsule_capsule::points(&segment(base, base_frame), &segment(follower, follower_frame), &mut capsule_points);
         }
-        found
-            .iter()
-            .map(|point| {
-                let canonical = if flipped { point.flipped() } else { *point };
-                let mut dual = match family {
-                    Family::CapsuleCapsule => *capsule_points
-                        .iter()
-                        .find(|p| p.id == canonical.id)
-                        .expect("the dual construction gives the points the f64 one gave"),
-                    _ => kinematics(family, base, base_frame, follower, follower_frame, &canonical),
-                };
-                dual.id = canonical.id;
-                if family != Family::CapsuleCapsule {
-                    // The weight of every other differentiated pair is a constant of the pair.
-                    dual.weight = S::c(canonical.weight);
-                }
-                let dual = if flipped { dual.flipped() } else { dual };
-                with_values(&dual, point)
-            })
-            .collect()
+        Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
+    }
+
+    /// The points `found` (those [`GeometryPair::contacts`] gave at `pose_a`, `pose_b`) as
+    /// functions of the frames: [`Kinematics::point`] of each.
+    pub fn contacts_over<S: Real>(&self, pose_a: &Pose, pose_b: &Pose, frame_a: &Frame<S>, frame_b: &Frame<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+        let kinematics = self.kinematics(pose_a, pose_b, frame_a, frame_b);
+        found.iter().map(|point| kinematics.point(point)).collect()
+    }
+}
+
+/// A pair's contact kinematics at given frames, prepared once for its points.
+pub struct Kinematics<'a, S: Real> {
+    family: Family,
+    /// The canonical pair takes B first.
+    flipped: bool,
+    base: &'a Shape,
+    base_frame: &'a Frame<S>,
+    follower: &'a Shape,
+    follower_frame: &'a Frame<S>,
+    /// Capsule-capsule: the whole construction over the frames.
+    capsule_points: Vec<ContactPoint<S>>,
+}
+
+impl<S: Real> Kinematics<'_, S> {
+    /// The point `found` (one [`GeometryPair::contacts`] gave at the poses) as a function of the
+    /// frames: with dual frames, its exact derivatives. Its values are `found`'s bit for bit.
+    pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
+        let canonical = if self.flipped { found.flipped() } else { *found };
+        let mut dual = match self.family {
+            Family::CapsuleCapsule => *self
+                .capsule_points
+                .iter()
+                .find(|p| p.id == canonical.id)
+                .expect("the dual construction gives the points the f64 one gave"),
+            family => {
+                let mut dual = kinematics(family, self.base, self.base_frame, self.follower, self.follower_frame, &canonical);
+                // The weight of every other differentiated pair is a constant of the pair.
+                dual.weight = S::c(canonical.weight);
+                dual
+            }
+        };
+        dual.id = canonical.id;
+        let dual = if self.flipped { dual.flipped() } else { dual };
+        with_values(&dual, found)
     }
 }
 
