@@ -355,6 +355,9 @@ fn every_differentiated_pair_family() {
         (Cylinder, Sphere),
         (Disk, Sphere),
         (Rectangle, Point),
+        (Ellipsoid, Sphere),
+        (Ellipsoid, Point),
+        (Ellipsoid, PointCloud),
     ];
     let mut rng = Rng(0x9e37_79b9_0000 + 15);
     for (a, b) in pairs {
@@ -372,7 +375,7 @@ fn every_differentiated_pair_family() {
 fn refused_pairs_name_the_pair() {
     use ShapeKind::*;
     let mut rng = Rng(0x9e37_79b9_0000 + 16);
-    for (a, b) in [(ConvexHull, ConvexHull), (Box, Box), (Capsule, Box), (Mesh, Box), (Rectangle, Box), (Ellipsoid, Sphere), (ConvexHull, PointCloud), (Box, Cylinder)] {
+    for (a, b) in [(ConvexHull, ConvexHull), (Box, Box), (Capsule, Box), (Mesh, Box), (Rectangle, Box), (Ellipsoid, Box), (ConvexHull, PointCloud), (Mesh, Sphere), (Box, Cylinder)] {
         let mut p = Parameters::default();
         geometry(&mut p.geometry_a, a, &mut rng);
         geometry(&mut p.geometry_b, b, &mut rng);

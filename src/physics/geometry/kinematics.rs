@@ -14,8 +14,9 @@
 //! pose-dependent weights) over the dual frames. Pair families whose points come from an
 //! iterative solve (GJK/EPA and the contact patch of `convex.rs`, the mesh pairs), whose weights
 //! depend on the poses through code not yet generic (the finite-face pairs), or whose surface
-//! query is iterative or searched (ellipsoid, hull and mesh surfaces) are refused by
-//! [`GeometryPair::differentiable`] with the reason.
+//! query is a search whose features are not tracked (hull and mesh surfaces) are refused by
+//! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
+//! differentiated by one Newton step over the Real from its converged root.
 
 use nalgebra::Vector3;
 
@@ -124,7 +125,7 @@ enum Family {
 /// Surfaces whose query is a closed form (see [`local_surface`]).
 fn closed_form_surface(kind: ShapeKind) -> bool {
     use ShapeKind::*;
-    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface)
+    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid)
 }
 
 fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> {
@@ -141,8 +142,8 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Plane, Ellipsoid) => Family::PlaneEllipsoid,
         (base, Point | Sphere) if closed_form_surface(base) => Family::SurfacePoint,
         (base, PointCloud) if closed_form_surface(base) => Family::SurfaceCloud,
-        (ConvexHull | Ellipsoid | Mesh, Point | Sphere | PointCloud) => {
-            return Err("the surface query of a convex hull, an ellipsoid or a mesh is a search or an iteration whose features are not tracked")
+        (ConvexHull | Mesh, Point | Sphere | PointCloud) => {
+            return Err("the surface query of a convex hull or a mesh is a search whose features are not tracked")
         }
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
@@ -452,6 +453,26 @@ fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3
             let normal = raw / S::norm(&raw);
             let distance = (p.z - height) * normal.z;
             (p - normal * distance, normal, distance)
+        }
+        Shape::Ellipsoid { semi_axes: a } => {
+            // The f64 query's root t of F(t) = sum (a_i y_i / (t + a_i^2))^2 - 1 (from its
+            // point, x_i = a_i^2 y_i / (t + a_i^2)), then one Newton step on F over the Real y:
+            // at the root, the step's tangent is the implicit function's, -F_y dy / F_t, exact.
+            // Where a coordinate of y is exactly 0 the point can leave that plane (Eberly's
+            // special cases) and the derivatives come out non-finite, which the FMU reports.
+            let y = S::vv(p);
+            let (x, _, distance) = super::ellipsoid::closest_point(a, &y);
+            let k = (0..3).max_by(|&i, &j| (x[i] / a[i]).abs().total_cmp(&(x[j] / a[j]).abs())).unwrap_or(2);
+            let t = a[k] * a[k] * (y[k] - x[k]) / x[k];
+            let term = |i: usize| p[i] * (a[i] / (t + a[i] * a[i]));
+            let f = term(0) * term(0) + term(1) * term(1) + term(2) * term(2) - 1.0;
+            let slope: f64 = (0..3).map(|i| -2.0 * (a[i] * y[i]).powi(2) / (t + a[i] * a[i]).powi(3)).sum();
+            let root = -(f / slope) + t;
+            let point = Vector3::new(p.x * (a.x * a.x) / (root + a.x * a.x), p.y * (a.y * a.y) / (root + a.y * a.y), p.z * (a.z * a.z) / (root + a.z * a.z));
+            let gradient = Vector3::new(point.x / (a.x * a.x), point.y / (a.y * a.y), point.z / (a.z * a.z));
+            let normal = gradient / S::norm(&gradient);
+            let gap = S::norm(&(p - point));
+            (point, normal, if distance < 0.0 { -gap } else { gap })
         }
         _ => unreachable!("no closed-form surface query for {:?}", shape.kind()),
     }
