@@ -45,6 +45,12 @@ impl Scene {
         self.scratch.len()
     }
 
+    /// The derivatives of the outputs along `N` seed directions of the inputs (forward AD).
+    fn tangents<const N: usize>(&mut self, seeds: &[[f64; 26]; N]) -> f64 {
+        let rows = self.block.output_tangents(black_box(&self.inputs), &self.states, &mut self.scratch, seeds).expect("differentiable");
+        rows[8][0]
+    }
+
     fn evaluate(&mut self) -> f64 {
         self.block.evaluate(black_box(&self.inputs), &mut self.scratch, &self.states, &mut self.out).expect("evaluates");
         self.out.frame_b.f_0[2]
@@ -257,6 +263,82 @@ fn laws(c: &mut Criterion, order: &mut Order) {
     g.finish();
 }
 
+/// The cost of the exact derivatives next to the outputs' (`Block::evaluate`) in the same scene:
+/// one directional derivative (`Block::output_tangents` with one seed, what
+/// fmi*GetDirectionalDerivative and the output derivatives do) and the whole 26-column Jacobian
+/// in one pass (what fmi3GetAdjointDerivative does). `cargo xtask bench` prints their ratios.
+fn derivatives(c: &mut Criterion, order: &mut Order) {
+    let seed: [f64; 26] = std::array::from_fn(|k| 0.3 + 0.1 * k as f64);
+    let units: [[f64; 26]; 26] = std::array::from_fn(|j| std::array::from_fn(|k| if j == k { 1.0 } else { 0.0 }));
+    let mut scenes: Vec<(&str, Parameters, Frame, Frame, Option<usize>)> = Vec::new();
+    let mut p = Parameters::default();
+    p.geometry_b.radius = 0.1;
+    let (a, b) = frames(0.0999, IDENTITY);
+    scenes.push(("sphere-plane", p.clone(), a.clone(), b.clone(), None));
+    let mut stateful = p.clone();
+    stateful.normal.law = NormalLawKind::GroundModel.value();
+    stateful.friction.law = FrictionLawKind::ElasticCone.value();
+    scenes.push(("sphere-plane GroundModel ElasticCone", stateful, a, b, None));
+    let mut p = Parameters::default();
+    p.geometry_b.shape = shape(ShapeKind::Box);
+    p.geometry_b.size = [0.1, 0.1, 0.1];
+    let (a, b) = frames(0.0499, about([0.6, 0.0, 0.8], 0.02));
+    scenes.push(("box-plane", p, a, b, None));
+    let cloud = data_file("cloud-10000.txt", || cloud_points(10_000, 0.2, 1e-3, 11));
+    let mut p = Parameters::default();
+    p.geometry_b.shape = shape(ShapeKind::PointCloud);
+    p.geometry_b.file = cloud.clone();
+    let (a, b) = frames(0.0, IDENTITY);
+    scenes.push(("cloud-plane 1e4 points", p, a, b, Some(10_000)));
+    let mut p = Parameters::default();
+    p.geometry_a.shape = shape(ShapeKind::Box);
+    p.geometry_a.size = [0.4, 0.4, 0.2];
+    p.geometry_b.shape = shape(ShapeKind::PointCloud);
+    p.geometry_b.file = cloud;
+    scenes.push(("cloud-box 1e4 points", p, frames(0.0, IDENTITY).0, frames(0.1, IDENTITY).1, Some(10_000)));
+    let mut p = Parameters::default();
+    p.geometry_a.shape = shape(ShapeKind::GridSurface);
+    p.geometry_a.file = data_file("grid-100.txt", || grid_text(100, 1.0));
+    p.geometry_b.shape = shape(ShapeKind::PointCloud);
+    p.geometry_b.file = data_file("cloud-grid-10000.txt", || cloud_points(10_000, 0.9, 2e-3, 13));
+    let (a, b) = frames(0.0, IDENTITY);
+    scenes.push(("grid-cloud 100x100, 1e4 points", p, a, b, Some(10_000)));
+
+    for (name, p, a, b, points) in scenes {
+        let ids = [format!("{name}: outputs"), format!("{name}: directional"), format!("{name}: jacobian")];
+        let profiles = ids.clone().map(|id| common::profile_iterations(&format!("derivative/{id}")));
+        if profiles.iter().all(|p| *p == Some(0)) {
+            continue;
+        }
+        let mut scene = Scene::new(&p, a, b);
+        if scene.block.is_stateful() {
+            let state = PointState { tangential: TangentialState { deflection: Vec3::new(1e-6, 2e-7, 0.0), slipping: false }, onset_speed: 0.0 };
+            scene.states = vec![state; scene.block.pair().max_points()];
+        }
+        if let [Some(outputs), Some(directional), Some(jacobian)] = profiles {
+            (0..outputs).for_each(|_| {
+                black_box(scene.evaluate());
+            });
+            (0..directional).for_each(|_| {
+                black_box(scene.tangents(&[seed]));
+            });
+            (0..jacobian).for_each(|_| {
+                black_box(scene.tangents(&units));
+            });
+            continue;
+        }
+        let n = points.unwrap_or_else(|| scene.points());
+        let mut g = c.benchmark_group("derivative");
+        order.add("derivative", &ids[0], n);
+        g.bench_function(ids[0].as_str(), |bench| bench.iter(|| scene.evaluate()));
+        order.add("derivative", &ids[1], n);
+        g.bench_function(ids[1].as_str(), |bench| bench.iter(|| scene.tangents(&[seed])));
+        order.add("derivative", &ids[2], n);
+        g.bench_function(ids[2].as_str(), |bench| bench.iter(|| scene.tangents(&units)));
+        g.finish();
+    }
+}
+
 fn main() {
     let mut c = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
@@ -269,6 +351,7 @@ fn main() {
     clouds(&mut c, &mut order);
     grids(&mut c, &mut order);
     laws(&mut c, &mut order);
+    derivatives(&mut c, &mut order);
     drop(order);
     c.final_summary();
 }

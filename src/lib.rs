@@ -3,11 +3,13 @@
 //! Layers, each depending only on those above it (see ARCHITECTURE.md):
 //! - [`physics`]: geometry pairs, normal and friction laws; pure Rust, no FMI words.
 //! - [`block`]: parameters, inputs and outputs of the block and their evaluation.
-//! - [`model`]: one instance's data and lifecycle (lazy outputs, stepping).
+//! - [`model`]: one instance's data and lifecycle (lazy outputs, stepping); [`derivatives`]: its
+//!   directional, adjoint and output derivatives by value reference.
 //! - [`variables`]: the single table of FMI variables; get/set dispatch, serialization, token.
 //! - [`fmi`]: the thin C API adapters for FMI 2.0 and FMI 3.0 and the model descriptions.
 
 pub mod block;
+pub mod derivatives;
 pub mod files;
 pub mod fmi;
 pub mod model;

@@ -39,6 +39,9 @@ impl std::fmt::Display for ModelError {
 /// keeping the importer waiting for ever; the importer can retry with a shorter step.
 pub const MAX_SUBSTEPS: f64 = 1e6;
 
+/// The block, the inputs, the point states and the scratch points, for the derivatives.
+pub(crate) type DerivativeParts<'a> = (&'a Block, &'a Inputs, &'a [PointState], &'a mut Vec<ContactPoint>);
+
 #[derive(Clone, Debug)]
 pub struct Model {
     pub parameters: Parameters,
@@ -243,6 +246,14 @@ impl Model {
     pub fn has_block(&self) -> bool {
         self.block.is_some()
     }
+
+    /// What the derivatives need (src/derivatives.rs), with the outputs brought up to date
+    /// first, so that the inputs, the parameters and the forces have passed their checks.
+    pub(crate) fn derivative_parts(&mut self) -> Result<DerivativeParts<'_>, ModelError> {
+        self.update_outputs()?;
+        let block = self.block.as_ref().expect("update_outputs built the block");
+        Ok((block, &self.inputs, &self.states, &mut self.scratch))
+    }
 }
 
 impl fmi_export::FmuModel for Model {
@@ -335,6 +346,21 @@ impl fmi_export::FmuModel for Model {
     /// The predicted contact onset (see `model/early_return.rs`).
     fn early_return_time(&mut self, step: f64) -> Result<Option<f64>, fmi_export::ModelError> {
         Model::contact_onset(self, step).map_err(exported)
+    }
+
+    const PROVIDES_DIRECTIONAL_DERIVATIVES: bool = true;
+    const MAX_OUTPUT_DERIVATIVE_ORDER: u32 = 1;
+
+    fn directional_derivative(&mut self, unknowns: &[u32], knowns: &[u32], seed: &[f64], sensitivity: &mut [f64]) -> Result<(), fmi_export::DerivativeError> {
+        crate::derivatives::directional(self, unknowns, knowns, seed, sensitivity)
+    }
+
+    fn adjoint_derivative(&mut self, unknowns: &[u32], knowns: &[u32], seed: &[f64], sensitivity: &mut [f64]) -> Result<(), fmi_export::DerivativeError> {
+        crate::derivatives::adjoint(self, unknowns, knowns, seed, sensitivity)
+    }
+
+    fn output_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &mut [f64]) -> Result<(), fmi_export::DerivativeError> {
+        crate::derivatives::output_rates(self, vrs, orders, values)
     }
 
     fn has_warnings(&self) -> bool {
@@ -434,7 +460,7 @@ impl fmi_export::FmuModel for Model {
 }
 
 /// Numerical trouble becomes Discard in DoStep; every other failure is an error.
-fn exported(e: ModelError) -> fmi_export::ModelError {
+pub(crate) fn exported(e: ModelError) -> fmi_export::ModelError {
     match e {
         ModelError::NotFinite(message) => fmi_export::ModelError::NotFinite(message),
         other => fmi_export::ModelError::Invalid(other.to_string()),

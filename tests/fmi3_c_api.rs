@@ -772,10 +772,6 @@ fn functions_the_fmu_does_not_provide_log_why_and_keep_the_state() {
         assert_eq!(fmi3GetIntervalDecimal(fmu.instance, null(), 0, null_mut(), null_mut()), Status::Error);
         assert!(fmu.last_message().contains("no clocks"));
         assert_eq!(fmi3ActivateModelPartition(fmu.instance, 0, 0.0), Status::Error);
-        assert_eq!(fmi3GetDirectionalDerivative(fmu.instance, null(), 0, null(), 0, null(), 0, null_mut(), 0), Status::Error);
-        assert!(fmu.last_message().contains("providesDirectionalDerivative is false"));
-        assert_eq!(fmi3GetOutputDerivatives(fmu.instance, null(), 0, null(), null_mut(), 0), Status::Error);
-        assert!(fmu.last_message().contains("maxOutputDerivativeOrder is 0"));
         assert_eq!(fmi3GetNumberOfContinuousStates(fmu.instance, &mut n), Status::Error);
         assert_eq!(
             fmu.last_message(),

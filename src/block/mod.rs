@@ -8,6 +8,7 @@
 
 mod interpolate;
 mod onset;
+pub mod jacobian;
 mod parameters;
 mod slots;
 

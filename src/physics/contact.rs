@@ -2,7 +2,10 @@
 
 use super::friction::{FrictionLaw, TangentialState};
 use super::geometry::ContactPoint;
+use nalgebra::Vector3;
+
 use super::math::{BodyState, Vec3};
+use super::real::Real;
 use super::normal::NormalLaw;
 
 /// What one contact point carries from step to step (stateful laws only; zero otherwise).
@@ -40,38 +43,88 @@ impl Laws {
 /// The force at one contact point, with what a user wants to see of it. Forces act on B; A gets
 /// the opposite at the same point.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PointForce {
+pub struct PointForce<S: Real = f64> {
     /// Where the force acts (midway between the witnesses), in W.
-    pub point_w: Vec3,
+    pub point_w: Vector3<S>,
     /// Unit normal from A toward B.
-    pub normal_ab_w: Vec3,
-    pub separation: f64,
+    pub normal_ab_w: Vector3<S>,
+    pub separation: S,
     /// Penetration rate dd = -v_rel · n [m/s].
-    pub depth_rate: f64,
+    pub depth_rate: S,
     /// f_n >= 0 [N], weighted.
-    pub normal_force: f64,
+    pub normal_force: S,
     /// f_n of the law before the point's weight: what the stateful laws integrate with.
-    pub law_normal_force: f64,
+    pub law_normal_force: S,
     /// Tangential force on B [N].
-    pub friction_force_w: Vec3,
+    pub friction_force_w: Vector3<S>,
     /// Spin friction and rolling resistance: a couple on B [N.m] (A gets the opposite).
-    pub couple_w: Vec3,
+    pub couple_w: Vector3<S>,
     /// Tangential part of v_rel = v_B(C) - v_A(C) [m/s].
-    pub slip_velocity_w: Vec3,
+    pub slip_velocity_w: Vector3<S>,
     /// Stateful friction: the point is inside its friction cone.
     pub sticking: Option<bool>,
     /// Deeper than `max_depth`: treated as passed through, no force.
     pub passed_through: bool,
 }
 
-impl PointForce {
+impl<S: Real> PointForce<S> {
     /// Total force on B at this point: `f_n n + f_t`.
-    pub fn force_on_b_w(&self) -> Vec3 {
+    pub fn force_on_b_w(&self) -> Vector3<S> {
         self.normal_ab_w * self.normal_force + self.friction_force_w
     }
 
-    pub fn depth(&self) -> f64 {
-        (-self.separation).max(0.0)
+    pub fn depth(&self) -> S {
+        (-self.separation).max(S::c(0.0))
+    }
+}
+
+/// A body's motion as one contact point needs it: the position of its frame origin and its
+/// twist, in W, over any [`Real`] (the inputs' duals for the derivatives).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion<S: Real = f64> {
+    pub r: Vector3<S>,
+    pub v: Vector3<S>,
+    pub w: Vector3<S>,
+}
+
+/// What [`point_force`] reads of a body: [`Motion`] over any [`Real`], or a [`BodyState`]
+/// itself (read in place, nothing copied per point).
+pub trait BodyMotion<S: Real> {
+    /// The frame origin, in W.
+    fn origin(&self) -> &Vector3<S>;
+    /// The angular velocity, in W.
+    fn angular(&self) -> &Vector3<S>;
+    /// Velocity of the body's material point at `p` (in W): `v + w × (p - r)`.
+    fn velocity_at(&self, p: &Vector3<S>) -> Vector3<S>;
+}
+
+impl<S: Real> BodyMotion<S> for Motion<S> {
+    #[inline(always)]
+    fn origin(&self) -> &Vector3<S> {
+        &self.r
+    }
+    #[inline(always)]
+    fn angular(&self) -> &Vector3<S> {
+        &self.w
+    }
+    #[inline(always)]
+    fn velocity_at(&self, p: &Vector3<S>) -> Vector3<S> {
+        self.v + self.w.cross(&(p - self.r))
+    }
+}
+
+impl BodyMotion<f64> for BodyState {
+    #[inline(always)]
+    fn origin(&self) -> &Vec3 {
+        &self.pose.r
+    }
+    #[inline(always)]
+    fn angular(&self) -> &Vec3 {
+        &self.w
+    }
+    #[inline(always)]
+    fn velocity_at(&self, p: &Vec3) -> Vec3 {
+        BodyState::velocity_at(self, p)
     }
 }
 
@@ -82,22 +135,42 @@ impl PointForce {
 /// deeper than it carries no force (the Modelica library's p_max, MapleSim's half-length rule).
 #[inline]
 pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, laws: &Laws, state: &PointState) -> PointForce {
+    point_force(contact, body_a, body_b, laws, state)
+}
+
+/// [`evaluate`] over any [`Real`]: with duals, the force's derivatives with the state held.
+#[inline(always)]
+pub fn point_force<S: Real, M: BodyMotion<S>>(contact: &ContactPoint<S>, body_a: &M, body_b: &M, laws: &Laws, state: &PointState) -> PointForce<S> {
+    point_force_deflected(contact, body_a, body_b, laws, state, S::vc(&state.tangential.deflection))
+}
+
+/// [`point_force`] with the state's deflection given over any [`Real`] (its tangent is the
+/// deflection's own rate when the outputs' time derivatives are wanted).
+#[inline]
+pub fn point_force_deflected<S: Real, M: BodyMotion<S>>(
+    contact: &ContactPoint<S>,
+    body_a: &M,
+    body_b: &M,
+    laws: &Laws,
+    state: &PointState,
+    deflection: Vector3<S>,
+) -> PointForce<S> {
     let point_w = contact.point_w();
     let n = contact.normal_ab_w;
     let v_rel = body_b.velocity_at(&point_w) - body_a.velocity_at(&point_w);
     let v_normal = v_rel.dot(&n);
     let slip_velocity_w = v_rel - n * v_normal;
     let depth = contact.depth();
-    let passed_through = laws.max_depth > 0.0 && depth > laws.max_depth;
-    let normal_force = if passed_through { 0.0 } else { laws.normal.force(depth, -v_normal, state.onset_speed) };
-    let mut tangential = state.tangential;
+    let passed_through = laws.max_depth > 0.0 && depth.v() > laws.max_depth;
+    let normal_force = if passed_through { S::c(0.0) } else { laws.normal.force(depth, -v_normal, state.onset_speed) };
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
-    tangential.deflection -= n * tangential.deflection.dot(&n);
-    let friction = laws.friction.force(depth, normal_force, &slip_velocity_w, &tangential);
-    let couple_w = if normal_force > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
-        couples(laws, normal_force, &n, &(body_b.w - body_a.w))
+    let mut deflection = deflection;
+    deflection -= n * deflection.dot(&n);
+    let friction = laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
+    let couple_w = if normal_force.v() > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
+        couples(laws, normal_force, &n, &(body_b.angular() - body_a.angular()))
     } else {
-        Vec3::zeros()
+        Vector3::zeros()
     };
     // A partly covered point carries its share of the laws' forces; the laws see the point whole.
     let w = contact.weight;
@@ -113,6 +186,21 @@ pub fn evaluate(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, 
         slip_velocity_w,
         sticking: friction.sticking,
         passed_through,
+    }
+}
+
+/// The rate of a point's deflection state at its evaluation `at` with the inputs held, as
+/// [`advance`] integrates it: ElasticCone's `du/dt` (sticking, slipping or relaxing), Stiction's
+/// `ds/dt = v_t` while it sticks; zero where the state is held (a slipping Stiction point, whose
+/// deflection is reset along the slip at each sub-step, and the velocity-based laws).
+pub fn deflection_rate(at: &PointForce, laws: &Laws, state: &PointState) -> Vec3 {
+    let n = at.normal_ab_w;
+    let mut u = state.tangential.deflection;
+    u -= n * u.dot(&n);
+    match laws.friction {
+        FrictionLaw::ElasticCone(law) => law.evaluate(at.depth(), at.law_normal_force, &at.slip_velocity_w, &u).deflection_rate,
+        FrictionLaw::Stiction(_) if at.law_normal_force > 0.0 && !state.tangential.slipping => at.slip_velocity_w,
+        _ => Vec3::zeros(),
     }
 }
 
@@ -133,21 +221,21 @@ pub fn advance(at: &PointForce, laws: &Laws, state: &mut PointState, h: f64) {
 /// Rolling resistance (Modelica idealized contact, Modia3D): with `w_t` the tangential part of
 /// `w_rel` and R the rolling radius, `T = -mu_r R f_n tanh(|w_t| / w_s) w_t / |w_t|`; the tanh
 /// over the speed `w_s` (`friction.v_stiction / R`) regularises the direction at rest.
-fn couples(laws: &Laws, normal_force: f64, n: &Vec3, w_rel: &Vec3) -> Vec3 {
-    let mut couple = Vec3::zeros();
+fn couples<S: Real>(laws: &Laws, normal_force: S, n: &Vector3<S>, w_rel: &Vector3<S>) -> Vector3<S> {
+    let mut couple = Vector3::zeros();
     let w_n = w_rel.dot(n);
     if laws.torque_radius > 0.0 {
         let r = laws.torque_radius;
-        let mu_over_speed = laws.friction.mu_over_speed(w_n.abs() * r / 2.0).unwrap_or(0.0);
+        let mu_over_speed = laws.friction.mu_over_speed(w_n.abs() * r / 2.0).unwrap_or(S::c(0.0));
         couple -= n * (normal_force * r * r * mu_over_speed * w_n / 3.0);
     }
     if laws.rolling > 0.0 {
         let w_t = w_rel - n * w_n;
-        let speed = w_t.norm();
+        let speed = S::norm(&w_t);
         let x = speed / laws.rolling_speed;
         // tanh(x) / speed, continued by 1 / rolling_speed at rest.
-        let factor = if x < 1e-4 { (1.0 - x * x / 3.0) / laws.rolling_speed } else { x.tanh() / speed };
-        couple -= w_t * (laws.rolling * laws.rolling_radius * normal_force * factor);
+        let factor = if x.v() < 1e-4 { (-(x * x / 3.0) + 1.0) / laws.rolling_speed } else { x.tanh() / speed };
+        couple -= w_t * (normal_force * (laws.rolling * laws.rolling_radius) * factor);
     }
     couple
 }

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod contact;
+pub mod dual;
 pub mod enums;
 pub mod friction;
 pub mod geometry;
@@ -16,5 +17,6 @@ pub mod math;
 pub mod normal;
 pub mod point_events;
 pub mod onset;
+pub mod real;
 pub mod shape;
 pub mod step;

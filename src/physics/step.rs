@@ -1,5 +1,7 @@
 //! Adams' cubic STEP function, used by the Impact normal law and the AdamsCoulomb friction law.
 
+use super::real::Real;
+
 /// Adams STEP: `h0` for `x <= x0`, `h1` for `x >= x1`, else `h0 + (h1 - h0) D^2 (3 - 2 D)` with
 /// `D = (x - x0) / (x1 - x0)`.
 ///
@@ -7,15 +9,15 @@
 /// `h1` the values before and after it. The result is C1: its slope
 /// `6 (h1 - h0) D (1 - D) / (x1 - x0)` is zero at both ends; at the midpoint it is `(h0 + h1) / 2`.
 /// Source: MSC Adams Solver function STEP (shared/seeds/003, IMPACT DMAX and COULOMB_FRICTION).
-pub fn step(x: f64, x0: f64, h0: f64, x1: f64, h1: f64) -> f64 {
+pub fn step<S: Real>(x: S, x0: f64, h0: f64, x1: f64, h1: f64) -> S {
     debug_assert!(x0 < x1, "STEP needs x0 < x1, got x0 = {x0}, x1 = {x1}");
-    if x <= x0 {
-        h0
-    } else if x >= x1 {
-        h1
+    if x.v() <= x0 {
+        S::c(h0)
+    } else if x.v() >= x1 {
+        S::c(h1)
     } else {
         let d = (x - x0) / (x1 - x0);
-        h0 + (h1 - h0) * d * d * (3.0 - 2.0 * d)
+        d * (h1 - h0) * d * (-(d * 2.0) + 3.0) + h0
     }
 }
 

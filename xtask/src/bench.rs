@@ -44,6 +44,10 @@ pub fn print_table() -> Result {
     let home = std::env::var_os("CRITERION_HOME").map(PathBuf::from).unwrap_or_else(criterion_home);
     let rows = collect(&home)?;
     println!("\n{}", table(&rows));
+    let ratios = derivative_ratios(&rows);
+    if !ratios.is_empty() {
+        println!("Exact derivatives against the outputs, same scene, same run (target: a directional derivative costs less than 10 output evaluations):\n\n{ratios}");
+    }
     Ok(())
 }
 
@@ -155,9 +159,49 @@ pub fn table(rows: &[Row]) -> String {
     text
 }
 
+/// For each scene of the `derivative` group: the times of the outputs, of one directional
+/// derivative and of the whole Jacobian, and their ratios to the outputs.
+pub fn derivative_ratios(rows: &[Row]) -> String {
+    let time = |name: String| rows.iter().find(|r| r.name == name).map(|r| r.nanoseconds);
+    let mut text = String::new();
+    for row in rows {
+        let Some(scene) = row.name.strip_prefix("derivative/").and_then(|n| n.strip_suffix(": outputs")) else { continue };
+        let outputs = row.nanoseconds;
+        let (Some(directional), Some(jacobian)) = (time(format!("derivative/{scene}: directional")), time(format!("derivative/{scene}: jacobian"))) else {
+            continue;
+        };
+        if text.is_empty() {
+            text.push_str("| scene | outputs | directional derivative | ratio | 26-column Jacobian | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+        }
+        text.push_str(&format!(
+            "| {scene} | {} | {} | {:.2} | {} | {:.2} |\n",
+            format_time(outputs),
+            format_time(directional),
+            directional / outputs,
+            format_time(jacobian),
+            jacobian / outputs
+        ));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn derivative_ratios_pair_each_scene_with_its_outputs() {
+        let row = |name: &str, ns: f64| Row { name: name.to_string(), points: 1, nanoseconds: ns };
+        let rows = vec![
+            row("derivative/s: outputs", 100.0),
+            row("derivative/s: directional", 250.0),
+            row("derivative/s: jacobian", 1000.0),
+            row("derivative/lonely: outputs", 1.0),
+        ];
+        let text = derivative_ratios(&rows);
+        assert!(text.contains("| s | 100.0 ns | 250.0 ns | 2.50 | 1.00 µs | 10.00 |"), "{text}");
+        assert!(!text.contains("lonely"));
+    }
 
     #[test]
     fn the_table_gives_times_ratios_and_rates() {

@@ -97,6 +97,8 @@ mod table {
     /// Where inputs can be set (the standard's rule for fmi2SetRealInputDerivatives).
     pub const SET_REAL_INPUT_DERIVATIVES: Function =
         f("fmi2SetRealInputDerivatives", States::of(&[Instantiated, InitializationMode, StepMode]));
+    pub const GET_DIRECTIONAL_DERIVATIVE: Function = f("fmi2GetDirectionalDerivative", READABLE);
+    pub const GET_REAL_OUTPUT_DERIVATIVES: Function = f("fmi2GetRealOutputDerivatives", STATUS);
     pub const GET_STATUS: Function = f("fmi2GetStatus", STATUS);
     pub const GET_REAL_STATUS: Function = f("fmi2GetRealStatus", STATUS);
     pub const GET_INTEGER_STATUS: Function = f("fmi2GetIntegerStatus", STATUS);
@@ -588,18 +590,31 @@ pub unsafe fn fmi2GetStringStatus<M: FmuModel>(c: Fmi2Component, kind: c_int, va
 // Optional functions not provided yet, and Model Exchange.
 
 /// # Safety
-/// `c` is an instance from fmi2Instantiate.
+/// `c` is an instance from fmi2Instantiate; `vUnknown_ref` and `dvUnknown` point to `nUnknown`
+/// elements, `vKnown_ref` and `dvKnown` to `nKnown`.
 pub unsafe fn fmi2GetDirectionalDerivative<M: FmuModel>(
     c: Fmi2Component,
-    _vUnknown_ref: *const Fmi2ValueReference,
-    _nUnknown: usize,
-    _vKnown_ref: *const Fmi2ValueReference,
-    _nKnown: usize,
-    _dvKnown: *const f64,
-    _dvUnknown: *mut f64,
+    vUnknown_ref: *const Fmi2ValueReference,
+    nUnknown: usize,
+    vKnown_ref: *const Fmi2ValueReference,
+    nKnown: usize,
+    dvKnown: *const f64,
+    dvUnknown: *mut f64,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetDirectionalDerivative", "providesDirectionalDerivative is false") }
+    const NAME: &str = "fmi2GetDirectionalDerivative";
+    if !M::PROVIDES_DIRECTIONAL_DERIVATIVES {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(c, NAME, "providesDirectionalDerivative is false") };
+    }
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(c, table::GET_DIRECTIONAL_DERIVATIVE, None, |i| {
+            let unknowns = slice(vUnknown_ref, nUnknown, "vUnknown_ref")?;
+            let knowns = slice(vKnown_ref, nKnown, "vKnown_ref")?;
+            let seed = slice(dvKnown, nKnown, "dvKnown")?;
+            i.directional_derivative(NAME, unknowns, knowns, seed, slice_mut(dvUnknown, nUnknown, "dvUnknown")?)
+        })
+    }
 }
 
 /// # Safety
@@ -627,16 +642,26 @@ pub unsafe fn fmi2SetRealInputDerivatives<M: FmuModel>(
 }
 
 /// # Safety
-/// `c` is an instance from fmi2Instantiate.
+/// `c` is an instance from fmi2Instantiate; `vr`, `order` and `value` point to `nvr` elements.
 pub unsafe fn fmi2GetRealOutputDerivatives<M: FmuModel>(
     c: Fmi2Component,
-    _vr: *const Fmi2ValueReference,
-    _nvr: usize,
-    _order: *const c_int,
-    _value: *mut f64,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    order: *const c_int,
+    value: *mut f64,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(c, "fmi2GetRealOutputDerivatives", "maxOutputDerivativeOrder is 0") }
+    const NAME: &str = "fmi2GetRealOutputDerivatives";
+    if M::MAX_OUTPUT_DERIVATIVE_ORDER == 0 {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(c, NAME, "maxOutputDerivativeOrder is 0") };
+    }
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(c, table::GET_REAL_OUTPUT_DERIVATIVES, None, |i| {
+            let orders = slice(order, nvr, "order")?;
+            i.output_derivatives(NAME, slice(vr, nvr, "vr")?, orders, slice_mut(value, nvr, "value")?)
+        })
+    }
 }
 
 /// Exports every function of fmi2Functions.h for the model type `$model`: each a thin

@@ -99,6 +99,9 @@ mod table {
 
     pub const GET_FLOAT32: Function = f("fmi3GetFloat32", READABLE);
     pub const GET_FLOAT64: Function = f("fmi3GetFloat64", READABLE);
+    pub const GET_DIRECTIONAL_DERIVATIVE: Function = f("fmi3GetDirectionalDerivative", READABLE);
+    pub const GET_ADJOINT_DERIVATIVE: Function = f("fmi3GetAdjointDerivative", READABLE);
+    pub const GET_OUTPUT_DERIVATIVES: Function = f("fmi3GetOutputDerivatives", States::of(&[StepMode]));
     pub const GET_INT8: Function = f("fmi3GetInt8", READABLE);
     pub const GET_UINT8: Function = f("fmi3GetUInt8", READABLE);
     pub const GET_INT16: Function = f("fmi3GetInt16", READABLE);
@@ -1058,37 +1061,63 @@ pub unsafe fn fmi3DeserializeFMUState<M: FmuModel>(
 // Partial derivatives, configuration mode, clocks and event mode: not provided.
 
 /// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
+/// `instance` is an instance from fmi3InstantiateCoSimulation; each pointer points to as many
+/// elements as its count says.
 pub unsafe fn fmi3GetDirectionalDerivative<M: FmuModel>(
     instance: Fmi3Instance,
-    _unknowns: *const Fmi3ValueReference,
-    _nUnknowns: usize,
-    _knowns: *const Fmi3ValueReference,
-    _nKnowns: usize,
-    _seed: *const f64,
-    _nSeed: usize,
-    _sensitivity: *mut f64,
-    _nSensitivity: usize,
+    unknowns: *const Fmi3ValueReference,
+    nUnknowns: usize,
+    knowns: *const Fmi3ValueReference,
+    nKnowns: usize,
+    seed: *const f64,
+    nSeed: usize,
+    sensitivity: *mut f64,
+    nSensitivity: usize,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetDirectionalDerivative", "providesDirectionalDerivative is false") }
+    const NAME: &str = "fmi3GetDirectionalDerivative";
+    if !M::PROVIDES_DIRECTIONAL_DERIVATIVES {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, NAME, "providesDirectionalDerivatives is false") };
+    }
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(instance, table::GET_DIRECTIONAL_DERIVATIVE, None, |i| {
+            let unknowns = slice(unknowns, nUnknowns, "unknowns")?;
+            let knowns = slice(knowns, nKnowns, "knowns")?;
+            let seed = slice(seed, nSeed, "seed")?;
+            i.directional_derivative(NAME, unknowns, knowns, seed, slice_mut(sensitivity, nSensitivity, "sensitivity")?)
+        })
+    }
 }
 
 /// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
+/// `instance` is an instance from fmi3InstantiateCoSimulation; each pointer points to as many
+/// elements as its count says.
 pub unsafe fn fmi3GetAdjointDerivative<M: FmuModel>(
     instance: Fmi3Instance,
-    _unknowns: *const Fmi3ValueReference,
-    _nUnknowns: usize,
-    _knowns: *const Fmi3ValueReference,
-    _nKnowns: usize,
-    _seed: *const f64,
-    _nSeed: usize,
-    _sensitivity: *mut f64,
-    _nSensitivity: usize,
+    unknowns: *const Fmi3ValueReference,
+    nUnknowns: usize,
+    knowns: *const Fmi3ValueReference,
+    nKnowns: usize,
+    seed: *const f64,
+    nSeed: usize,
+    sensitivity: *mut f64,
+    nSensitivity: usize,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetAdjointDerivative", "providesAdjointDerivative is false") }
+    const NAME: &str = "fmi3GetAdjointDerivative";
+    if !M::PROVIDES_DIRECTIONAL_DERIVATIVES {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, NAME, "providesAdjointDerivatives is false") };
+    }
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(instance, table::GET_ADJOINT_DERIVATIVE, None, |i| {
+            let unknowns = slice(unknowns, nUnknowns, "unknowns")?;
+            let knowns = slice(knowns, nKnowns, "knowns")?;
+            let seed = slice(seed, nSeed, "seed")?;
+            i.adjoint_derivative(NAME, unknowns, knowns, seed, slice_mut(sensitivity, nSensitivity, "sensitivity")?)
+        })
+    }
 }
 
 /// # Safety
@@ -1280,17 +1309,34 @@ pub unsafe fn fmi3EnterStepMode<M: FmuModel>(instance: Fmi3Instance) -> Status {
 }
 
 /// # Safety
-/// `instance` is an instance from fmi3InstantiateCoSimulation.
+/// `instance` is an instance from fmi3InstantiateCoSimulation; `valueReferences` and `orders`
+/// point to `nValueReferences` elements, `values` to `nValues`.
 pub unsafe fn fmi3GetOutputDerivatives<M: FmuModel>(
     instance: Fmi3Instance,
-    _valueReferences: *const Fmi3ValueReference,
-    _nValueReferences: usize,
-    _orders: *const i32,
-    _values: *mut f64,
-    _nValues: usize,
+    valueReferences: *const Fmi3ValueReference,
+    nValueReferences: usize,
+    orders: *const i32,
+    values: *mut f64,
+    nValues: usize,
 ) -> Status {
-    // SAFETY: see unsupported.
-    unsafe { unsupported::<M>(instance, "fmi3GetOutputDerivatives", "maxOutputDerivativeOrder is 0") }
+    const NAME: &str = "fmi3GetOutputDerivatives";
+    if M::MAX_OUTPUT_DERIVATIVE_ORDER == 0 {
+        // SAFETY: see unsupported.
+        return unsafe { unsupported::<M>(instance, NAME, "maxOutputDerivativeOrder is 0") };
+    }
+    // SAFETY: see dispatch and slice.
+    unsafe {
+        dispatch::<M>(instance, table::GET_OUTPUT_DERIVATIVES, None, |i| {
+            if nValues != nValueReferences {
+                return Err(Failure::error(format!(
+                    "{NAME}: nValues = {nValues} for {nValueReferences} value references; every output with derivatives is a scalar"
+                )));
+            }
+            let vrs = slice(valueReferences, nValueReferences, "valueReferences")?;
+            let orders = slice(orders, nValueReferences, "orders")?;
+            i.output_derivatives(NAME, vrs, orders, slice_mut(values, nValues, "values")?)
+        })
+    }
 }
 
 /// Steps over [t, t + h] with the inputs held. The four outputs are written whenever the

@@ -9,6 +9,7 @@
 //! the same table.
 
 pub mod early_return;
+pub mod derivatives;
 pub mod fmi2;
 pub mod fmi2_me;
 pub mod fmi3;
@@ -23,4 +24,4 @@ pub mod resources;
 pub mod status;
 pub mod table;
 
-pub use model::{FmuModel, ModelError};
+pub use model::{DerivativeError, FmuModel, ModelError};

@@ -23,6 +23,19 @@ impl std::fmt::Display for ModelError {
     }
 }
 
+/// Why a model could not give the derivatives asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DerivativeError {
+    /// This value reference is not an output (unknown) whose derivatives the model gives; the
+    /// text says which are.
+    Unknown(u32, String),
+    /// This value reference is not an input (known) the derivatives are taken with respect to.
+    Known(u32, String),
+    /// The model cannot evaluate them (invalid inputs, a refused geometry pair, an order it does
+    /// not provide, numerical trouble).
+    Model(ModelError),
+}
+
 /// A co-simulation model: its variable table and its lifecycle, with no FMI words in it.
 ///
 /// The C API (see [`crate::export_fmi2`] and [`crate::export_fmi3`]) keeps one value of this
@@ -149,6 +162,30 @@ pub trait FmuModel: Clone + Sized + 'static {
     /// The nominal value of continuous state `index` (0-based, table order).
     fn state_nominal(&self, _index: usize) -> f64 {
         1.0
+    }
+
+    /// The model gives directional and adjoint derivatives ([`FmuModel::directional_derivative`],
+    /// [`FmuModel::adjoint_derivative`]): the model descriptions say so.
+    const PROVIDES_DIRECTIONAL_DERIVATIVES: bool = false;
+
+    /// The highest order of [`FmuModel::output_derivatives`] (0: none).
+    const MAX_OUTPUT_DERIVATIVE_ORDER: u32 = 0;
+
+    /// `sensitivity = J seed`, with J the partial derivatives of the outputs `unknowns` with
+    /// respect to the inputs `knowns` at the current inputs, parameters and state
+    /// (`seed.len() == knowns.len()`, `sensitivity.len() == unknowns.len()`).
+    fn directional_derivative(&mut self, _unknowns: &[u32], _knowns: &[u32], _seed: &[f64], _sensitivity: &mut [f64]) -> Result<(), DerivativeError> {
+        Err(DerivativeError::Model(ModelError::Invalid("directional derivatives are not provided".into())))
+    }
+
+    /// `sensitivity = seed^T J` (`seed.len() == unknowns.len()`, `sensitivity.len() == knowns.len()`).
+    fn adjoint_derivative(&mut self, _unknowns: &[u32], _knowns: &[u32], _seed: &[f64], _sensitivity: &mut [f64]) -> Result<(), DerivativeError> {
+        Err(DerivativeError::Model(ModelError::Invalid("adjoint derivatives are not provided".into())))
+    }
+
+    /// The time derivatives of order `orders[i]` of the outputs `vrs[i]` (FMI output derivatives).
+    fn output_derivatives(&mut self, _vrs: &[u32], _orders: &[i32], _values: &mut [f64]) -> Result<(), DerivativeError> {
+        Err(DerivativeError::Model(ModelError::Invalid("output derivatives are not provided".into())))
     }
 
     /// Model-specific sections of the documentation page (HTML body fragments).

@@ -354,7 +354,8 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
             ("canNotUseMemoryManagementFunctions", "true"),
             ("canGetAndSetFMUstate", "true"),
             ("canSerializeFMUstate", "true"),
-            ("providesDirectionalDerivative", "false"),
+            ("providesDirectionalDerivative", flag(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("maxOutputDerivativeOrder", &M::MAX_OUTPUT_DERIVATIVE_ORDER.to_string()),
         ]),
     );
     unit_definitions::<M>(&mut xml);
@@ -438,7 +439,9 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
             ("canGetAndSetFMUState", "true"),
             ("canSerializeFMUState", "true"),
-            ("providesDirectionalDerivatives", "false"),
+            ("providesDirectionalDerivatives", flag(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("providesAdjointDerivatives", flag(M::PROVIDES_DIRECTIONAL_DERIVATIVES)),
+            ("maxOutputDerivativeOrder", &M::MAX_OUTPUT_DERIVATIVE_ORDER.to_string()),
             ("canHandleVariableCommunicationStepSize", "true"),
             ("providesIntermediateUpdate", "false"),
             ("mightReturnEarlyFromDoStep", flag(M::MIGHT_RETURN_EARLY)),

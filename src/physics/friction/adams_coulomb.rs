@@ -1,3 +1,4 @@
+use crate::physics::real::Real;
 use crate::physics::step::step;
 
 /// Adams Coulomb friction: `mu(v) = STEP(v, -vs, -mu_s, vs, mu_s)` for `v < vs`;
@@ -24,23 +25,23 @@ pub struct AdamsCoulomb {
 }
 
 impl AdamsCoulomb {
-    pub fn mu(&self, speed: f64) -> f64 {
+    pub fn mu<S: Real>(&self, speed: S) -> S {
         let (vs, vd) = (self.stiction_speed, self.transition_speed);
-        if speed < vs {
+        if speed.v() < vs {
             step(speed, -vs, -self.mu_static, vs, self.mu_static)
-        } else if speed < vd {
+        } else if speed.v() < vd {
             step(speed, vs, self.mu_static, vd, self.mu_dynamic)
         } else {
-            self.mu_dynamic
+            S::c(self.mu_dynamic)
         }
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0 (where it is `3 mu_s / (2 vs)`).
-    pub fn mu_over_speed(&self, speed: f64) -> f64 {
+    pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
         let vs = self.stiction_speed;
-        if speed < vs {
+        if speed.v() < vs {
             let x = speed / vs;
-            self.mu_static * (3.0 - x * x) / (2.0 * vs)
+            (-(x * x) + 3.0) * self.mu_static / (2.0 * vs)
         } else {
             self.mu(speed) / speed
         }

@@ -1,4 +1,7 @@
+use nalgebra::Vector3;
+
 use crate::physics::math::Vec3;
+use crate::physics::real::Real;
 
 /// Elastic cone friction (spatial_v2 `gcontact`, Azad & Featherstone 2010), one contact point
 /// with a tangential deflection state `u` [m].
@@ -21,32 +24,32 @@ pub struct ElasticCone {
 
 /// What one evaluation of the cone gives.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ConeForce {
+pub struct ConeForce<S: Real = f64> {
     /// Tangential force on B [N].
-    pub force: Vec3,
+    pub force: Vector3<S>,
     /// `|ft*| <= mu f_n` in contact (gcontact's `fcone <= 1`).
     pub sticking: bool,
     /// du/dt [m/s].
-    pub deflection_rate: Vec3,
+    pub deflection_rate: Vector3<S>,
 }
 
 impl ElasticCone {
     /// Force and deflection rate at depth `depth` [m], normal force `normal_force` [N] (in
     /// contact iff > 0), slip velocity `slip_velocity` [m/s] and deflection `u` [m], both
     /// tangential to the unit normal `n`.
-    pub fn evaluate(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, u: &Vec3) -> ConeForce {
-        if normal_force <= 0.0 {
+    pub fn evaluate<S: Real>(&self, depth: S, normal_force: S, slip_velocity: &Vector3<S>, u: &Vector3<S>) -> ConeForce<S> {
+        if normal_force.v() <= 0.0 {
             return ConeForce {
-                force: Vec3::zeros(),
+                force: Vector3::zeros(),
                 sticking: false,
-                deflection_rate: u * (-self.stiffness / self.damping),
+                deflection_rate: u * S::c(-self.stiffness / self.damping),
             };
         }
-        let root_depth = depth.max(0.0).sqrt();
-        let trial = -(u * self.stiffness + slip_velocity * self.damping) * root_depth;
-        let limit = self.mu * normal_force;
-        let magnitude = trial.norm();
-        if magnitude <= limit {
+        let root_depth = depth.max(S::c(0.0)).sqrt();
+        let trial = -(u * S::c(self.stiffness) + slip_velocity * S::c(self.damping)) * root_depth;
+        let limit = normal_force * self.mu;
+        let magnitude = S::norm(&trial);
+        if magnitude.v() <= limit.v() {
             return ConeForce { force: trial, sticking: true, deflection_rate: *slip_velocity };
         }
         let force = trial * (limit / magnitude);

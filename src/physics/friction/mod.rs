@@ -25,7 +25,10 @@ pub use stribeck::Stribeck;
 pub use tanh::TanhFriction;
 
 use super::enums::stable_enum;
+use nalgebra::Vector3;
+
 use super::math::Vec3;
+use super::real::Real;
 
 stable_enum! {
     /// Friction law (`friction.law`), shared/spec/physics.md "Friction laws".
@@ -59,9 +62,9 @@ pub struct TangentialState {
 
 /// The tangential force at one point, and whether a stateful law holds the point.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TangentialForce {
+pub struct TangentialForce<S: Real = f64> {
     /// Force on B [N].
-    pub force: Vec3,
+    pub force: Vector3<S>,
     /// Stateful laws: the point is inside its friction cone. Velocity-based laws: `None`.
     pub sticking: Option<bool>,
 }
@@ -83,6 +86,21 @@ impl FrictionLaw {
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
     #[inline]
     pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
+        self.force_over(depth, normal_force, slip_velocity, &state.deflection, state)
+    }
+
+    /// [`FrictionLaw::force`] over any [`Real`]: `deflection` is the state's deflection as it
+    /// acts (its part in the current tangent plane, which moves with the normal), and
+    /// `state.slipping` is read from `state`.
+    #[inline(always)]
+    pub fn force_over<S: Real>(
+        &self,
+        depth: S,
+        normal_force: S,
+        slip_velocity: &Vector3<S>,
+        deflection: &Vector3<S>,
+        state: &TangentialState,
+    ) -> TangentialForce<S> {
         let mu_over_speed = match self {
             // Without a normal force the velocity-based laws carry nothing: no mu(v) to compute.
             FrictionLaw::None
@@ -90,27 +108,27 @@ impl FrictionLaw {
             | FrictionLaw::AdamsCoulomb(_)
             | FrictionLaw::Tanh(_)
             | FrictionLaw::Stribeck(_)
-                if normal_force <= 0.0 =>
+                if normal_force.v() <= 0.0 =>
             {
-                return TangentialForce { force: Vec3::zeros(), sticking: None };
+                return TangentialForce { force: Vector3::zeros(), sticking: None };
             }
             FrictionLaw::None
             | FrictionLaw::SmoothStickSlip(_)
             | FrictionLaw::AdamsCoulomb(_)
             | FrictionLaw::Tanh(_)
-            | FrictionLaw::Stribeck(_) => self.mu_over_speed(slip_velocity.norm()).unwrap_or(0.0),
+            | FrictionLaw::Stribeck(_) => self.mu_over_speed(S::norm(slip_velocity)).unwrap_or(S::c(0.0)),
             FrictionLaw::ElasticCone(law) => {
-                let cone = law.evaluate(depth, normal_force, slip_velocity, &state.deflection);
+                let cone = law.evaluate(depth, normal_force, slip_velocity, deflection);
                 return TangentialForce { force: cone.force, sticking: Some(cone.sticking) };
             }
             FrictionLaw::Stiction(law) => {
                 // A slipping point whose slip no longer stretches its spring sticks again (the
                 // next step makes it so); report it as sticking already.
-                let holding = normal_force > 0.0 && (!state.slipping || slip_velocity.dot(&state.deflection) <= 0.0);
-                return TangentialForce { force: law.force(normal_force, &state.deflection), sticking: Some(holding) };
+                let holding = normal_force.v() > 0.0 && (!state.slipping || slip_velocity.dot(deflection).v() <= 0.0);
+                return TangentialForce { force: law.force(normal_force, deflection), sticking: Some(holding) };
             }
         };
-        let force = if normal_force > 0.0 { slip_velocity * (-normal_force * mu_over_speed) } else { Vec3::zeros() };
+        let force = if normal_force.v() > 0.0 { slip_velocity * -(normal_force * mu_over_speed) } else { Vector3::zeros() };
         TangentialForce { force, sticking: None }
     }
 
@@ -126,9 +144,10 @@ impl FrictionLaw {
 
     /// `mu(v) / v` [s/m] of the velocity-based laws, finite at v = 0; `None` for the stateful
     /// laws, which have no mu(v) curve.
-    pub fn mu_over_speed(&self, speed: f64) -> Option<f64> {
+    #[inline(always)]
+    pub fn mu_over_speed<S: Real>(&self, speed: S) -> Option<S> {
         match self {
-            FrictionLaw::None => Some(0.0),
+            FrictionLaw::None => Some(S::c(0.0)),
             FrictionLaw::SmoothStickSlip(law) => Some(law.mu_over_speed(speed)),
             FrictionLaw::AdamsCoulomb(law) => Some(law.mu_over_speed(speed)),
             FrictionLaw::Tanh(law) => Some(law.mu_over_speed(speed)),

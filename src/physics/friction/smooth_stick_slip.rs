@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Smooth stick-slip: `mu(v) = mu_s S5(v/vc)` for `v < vc`;
 /// `mu_s - (mu_s - mu_d) S5((v - vc)/(2 vc))` for `vc <= v < 3 vc`; `mu_d` beyond;
 /// `S5(x) = 10 x^3 - 15 x^4 + 6 x^5`.
@@ -19,23 +21,23 @@ pub struct SmoothStickSlip {
 }
 
 impl SmoothStickSlip {
-    pub fn mu(&self, speed: f64) -> f64 {
+    pub fn mu<S: Real>(&self, speed: S) -> S {
         let x = speed / self.critical_speed;
-        if x < 1.0 {
-            self.mu_static * s5(x)
-        } else if x < 3.0 {
-            self.mu_static - (self.mu_static - self.mu_dynamic) * s5((x - 1.0) / 2.0)
+        if x.v() < 1.0 {
+            s5(x) * self.mu_static
+        } else if x.v() < 3.0 {
+            -(s5((x - 1.0) / 2.0) * (self.mu_static - self.mu_dynamic)) + self.mu_static
         } else {
-            self.mu_dynamic
+            S::c(self.mu_dynamic)
         }
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0 (where it is 0).
-    pub fn mu_over_speed(&self, speed: f64) -> f64 {
+    pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
         let x = speed / self.critical_speed;
-        if x < 1.0 {
+        if x.v() < 1.0 {
             // S5(x) / x = x^2 (10 - 15 x + 6 x^2).
-            self.mu_static / self.critical_speed * x * x * (10.0 + x * (-15.0 + 6.0 * x))
+            x * (self.mu_static / self.critical_speed) * x * (x * (x * 6.0 + -15.0) + 10.0)
         } else {
             self.mu(speed) / speed
         }
@@ -44,8 +46,8 @@ impl SmoothStickSlip {
 
 /// `S5(x) = 10 x^3 - 15 x^4 + 6 x^5`: 0 at 0, 1 at 1, with zero first and second derivatives at
 /// both ends.
-fn s5(x: f64) -> f64 {
-    x * x * x * (10.0 + x * (-15.0 + 6.0 * x))
+fn s5<S: Real>(x: S) -> S {
+    x * x * x * (x * (x * 6.0 + -15.0) + 10.0)
 }
 
 #[cfg(test)]

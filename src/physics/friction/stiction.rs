@@ -1,5 +1,8 @@
 use super::TangentialState;
+use nalgebra::Vector3;
+
 use crate::physics::math::Vec3;
+use crate::physics::real::Real;
 
 /// Stiction with a maximum deformation (Adams STICTION / MAX_STICTION_DEFORMATION): true static
 /// friction without a velocity dead band, as a tangential spring with deflection state `s` [m].
@@ -23,11 +26,11 @@ pub struct Stiction {
 
 impl Stiction {
     /// Tangential force on B [N] for normal force `normal_force` [N].
-    pub fn force(&self, normal_force: f64, deflection: &Vec3) -> Vec3 {
-        if normal_force <= 0.0 {
-            return Vec3::zeros();
+    pub fn force<S: Real>(&self, normal_force: S, deflection: &Vector3<S>) -> Vector3<S> {
+        if normal_force.v() <= 0.0 {
+            return Vector3::zeros();
         }
-        deflection * (-self.mu_static * normal_force / self.max_deformation)
+        deflection * (normal_force * -self.mu_static / self.max_deformation)
     }
 
     /// Advances the state over `h` [s] with normal force and slip velocity held; exact.

@@ -1,4 +1,5 @@
 use super::tanh::tanh_over_x;
+use crate::physics::real::Real;
 
 /// Stribeck curve of Makkar et al.:
 /// `mu(v) = g1 (tanh(g2 v) - tanh(g3 v)) + g4 tanh(g5 v) + g6 v` with `g2 = g5 = 2 / ve1`,
@@ -66,9 +67,9 @@ impl Stribeck {
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0 (where it is the slope of mu).
-    pub fn mu_over_speed(&self, speed: f64) -> f64 {
+    pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
         let [g1, g2, g3, g4, g5, g6] = self.g;
-        g1 * (g2 * tanh_over_x(g2 * speed) - g3 * tanh_over_x(g3 * speed)) + g4 * g5 * tanh_over_x(g5 * speed) + g6
+        (tanh_over_x(speed * g2) * g2 - tanh_over_x(speed * g3) * g3) * g1 + tanh_over_x(speed * g5) * (g4 * g5) + g6
     }
 
     /// The lowest value of mu and the speed [m/s] where it occurs, sampled on 4000 speeds spaced

@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Hyperbolic-tangent friction: `mu(v) = mu tanh(k_mu v)`.
 ///
 /// Parameters: `mu` (`friction.mu_dynamic`) >= 0, `gain` k_mu (`friction.tanh_gain`) [s/m] > 0.
@@ -15,16 +17,16 @@ impl TanhFriction {
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0.
-    pub fn mu_over_speed(&self, speed: f64) -> f64 {
-        self.mu * self.gain * tanh_over_x(self.gain * speed)
+    pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
+        tanh_over_x(speed * self.gain) * (self.mu * self.gain)
     }
 }
 
 /// `tanh(x) / x`, continued by its value 1 at x = 0.
-pub(super) fn tanh_over_x(x: f64) -> f64 {
-    if x.abs() < 1e-4 {
+pub(super) fn tanh_over_x<S: Real>(x: S) -> S {
+    if x.v().abs() < 1e-4 {
         // tanh x = x - x^3/3 + O(x^5): the relative truncation error here is below 1e-17.
-        1.0 - x * x / 3.0
+        -(x * x / 3.0) + 1.0
     } else {
         x.tanh() / x
     }

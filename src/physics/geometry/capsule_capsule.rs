@@ -44,8 +44,11 @@
 //! the capsules mirrors every point (ids 1 and 2 exchange when the axes point opposite ways).
 //! A capsule of zero length is a sphere: only the closest points (id 0), weight 1.
 
+use nalgebra::Vector3;
+
 use super::ContactPoint;
 use crate::physics::math::{Pose, Vec3};
+use crate::physics::real::Real;
 use crate::physics::shape::Shape;
 
 /// Below this `1 - k^2` (axes within about 1e-6 rad) the segments are treated as parallel.
@@ -54,21 +57,25 @@ const PARALLEL: f64 = 1e-12;
 const STATIONS_FULL: f64 = 0.866_025_403_784_438_6;
 const STATIONS_NONE: f64 = 0.5;
 
-/// A capsule's segment and radius in W.
-struct Segment {
-    centre: Vec3,
-    axis: Vec3,
-    half_length: f64,
-    radius: f64,
+/// A capsule's segment and radius in W, over any [`Real`] (the kinematics differentiate the
+/// whole construction, weights included, with dual frames).
+pub(super) struct Segment<S: Real> {
+    pub(super) centre: Vector3<S>,
+    pub(super) axis: Vector3<S>,
+    pub(super) half_length: f64,
+    pub(super) radius: f64,
 }
 
-impl Segment {
-    fn new(shape: &Shape, pose: &Pose) -> Segment {
+impl Segment<f64> {
+    fn new(shape: &Shape, pose: &Pose) -> Segment<f64> {
         let Shape::Capsule { radius, half_length } = *shape else { unreachable!("capsule_capsule called with {shape:?}") };
         Segment { centre: pose.r, axis: pose.q * Vec3::z(), half_length, radius }
     }
+}
 
-    fn at(&self, s: f64) -> Vec3 {
+impl<S: Real> Segment<S> {
+    #[inline]
+    fn at(&self, s: S) -> Vector3<S> {
         self.centre + self.axis * s
     }
 
@@ -77,55 +84,79 @@ impl Segment {
     /// `s + lambda c` is still within [-L, L] there, otherwise through the end sphere at
     /// e = L sign(c): `lambda = -delta c + sqrt(r^2 - delta^2 (1 - c^2))`, `delta = s - e`.
     /// Equal to r when d is perpendicular to the axis, and from an end point pointing outward.
-    fn exit(&self, s: f64, d: &Vec3) -> f64 {
+    #[inline]
+    fn exit(&self, s: S, d: &Vector3<S>) -> S {
         let c = d.dot(&self.axis);
-        let sin_squared = 1.0 - c * c;
-        if sin_squared > 0.0 {
-            let side = self.radius / sin_squared.sqrt();
-            if (s + side * c).abs() <= self.half_length {
+        let sin_squared = -(c * c) + 1.0;
+        if sin_squared.v() > 0.0 {
+            let side = S::c(self.radius) / sin_squared.sqrt();
+            if (s + side * c).v().abs() <= self.half_length {
                 return side;
             }
         }
-        let delta = s - self.half_length.copysign(c);
-        -delta * c + (self.radius * self.radius - delta * delta * sin_squared.max(0.0)).max(0.0).sqrt()
+        let delta = s - self.half_length.copysign(c.v());
+        -delta * c + (-(delta * delta * sin_squared.max(S::c(0.0))) + self.radius * self.radius).max(S::c(0.0)).sqrt()
     }
 }
 
 /// Canonical pair function: capsule (base) and capsule (follower).
 pub(super) fn contacts(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
-    let (a, b) = (Segment::new(a, pose_a), Segment::new(b, pose_b));
+    points(&Segment::new(a, pose_a), &Segment::new(b, pose_b), out);
+}
+
+/// The points of two segments (see the module comment), over any [`Real`].
+#[inline]
+pub(super) fn points<S: Real>(a: &Segment<S>, b: &Segment<S>, out: &mut Vec<ContactPoint<S>>) {
     let k = a.axis.dot(&b.axis);
-    let fallback = fallback_normal(&a, &b);
+    let fallback = fallback_normal(a, b);
     if a.half_length == 0.0 || b.half_length == 0.0 {
-        let (s, t) = closest_parameters(&a, &b).unwrap_or((0.0, 0.0));
-        out.push(sphere_pair(&a, s, &b, t, &fallback).0);
+        let (s, t) = closest_parameters(a, b).unwrap_or((S::c(0.0), S::c(0.0)));
+        out.push(sphere_pair(a, s, b, t, &fallback).0);
         return;
     }
-    let kappa = ((k.abs() - STATIONS_NONE) / (STATIONS_FULL - STATIONS_NONE)).clamp(0.0, 1.0);
-    let stations = (kappa > 0.0).then(|| Stations::new(&a, &b));
-    let (s, t) = match (closest_parameters(&a, &b), &stations) {
+    let kappa = clamp01((k.abs() - STATIONS_NONE) / (STATIONS_FULL - STATIONS_NONE));
+    let stations = (kappa.v() > 0.0).then(|| Stations::new(a, b));
+    let (s, t) = match (closest_parameters(a, b), &stations) {
         (Some(st), _) => st,
         // Parallel (so kappa = 1): the middle of the overlap, chosen symmetrically.
-        (None, Some(stations)) => stations.parameters(&a, &b, 0.5 * (stations.low + stations.high)),
+        (None, Some(stations)) => stations.parameters(a, b, (stations.low + stations.high) * 0.5),
         (None, None) => unreachable!("parallel axes have kappa = 1"),
     };
-    let (closest, f_min) = sphere_pair(&a, s, &b, t, &fallback);
+    let (closest, f_min) = sphere_pair(a, s, b, t, &fallback);
     let Some(stations) = stations else {
         out.push(closest);
         return;
     };
-    let (low, f_low) = stations.contact(&a, &b, stations.low, &fallback);
-    let (high, f_high) = stations.contact(&a, &b, stations.high, &fallback);
-    let depth = a.radius + b.radius - f_min;
-    let phi = if depth > 0.0 { ((f_low.min(f_high) - f_min) / depth).clamp(0.0, 1.0) } else { 1.0 };
-    let overlap = ((stations.high - stations.low) / a.radius.min(b.radius)).clamp(0.0, 1.0);
-    let station_weight = kappa * 0.5 * (1.0 + overlap);
+    let (low, f_low) = stations.contact(a, b, stations.low, &fallback);
+    let (high, f_high) = stations.contact(a, b, stations.high, &fallback);
+    let depth = -f_min + (a.radius + b.radius);
+    let phi = if depth.v() > 0.0 { clamp01((f_low.min(f_high) - f_min) / depth) } else { S::c(1.0) };
+    let overlap = clamp01((stations.high - stations.low) / a.radius.min(b.radius));
+    let station_weight = kappa * 0.5 * (overlap + 1.0);
     // Rounding leaves a weight of order 1e-13 on the closest points of parallel segments; such
     // a point would count as carrying force without carrying any.
-    let closest_weight = 1.0 - kappa * (1.0 - phi);
-    out.push(closest.with_weight(if closest_weight < 1e-9 { 0.0 } else { closest_weight }));
+    let closest_weight = -(kappa * (-phi + 1.0)) + 1.0;
+    out.push(closest.with_weight(if closest_weight.v() < 1e-9 { S::c(0.0) } else { closest_weight }));
     out.push(low.with_id(1).with_weight(station_weight));
     out.push(high.with_id(2).with_weight(station_weight));
+}
+
+/// `x.clamp(0, 1)`, decided on the value.
+#[inline]
+fn clamp01<S: Real>(x: S) -> S {
+    clamp(x, 0.0, 1.0)
+}
+
+/// `x.clamp(lo, hi)`, decided on the value.
+#[inline]
+fn clamp<S: Real>(x: S, lo: f64, hi: f64) -> S {
+    if x.v() < lo {
+        S::c(lo)
+    } else if x.v() > hi {
+        S::c(hi)
+    } else {
+        x
+    }
 }
 
 /// Three point ids (closest points and two stations); one if a capsule has zero length.
@@ -140,22 +171,23 @@ pub(super) fn point_count(a: &Shape, b: &Shape) -> usize {
 
 /// Parameters (s on A, t on B) of the closest points of the segments; `None` for parallel axes
 /// of two segments of nonzero length, whose closest points are not unique.
-fn closest_parameters(a: &Segment, b: &Segment) -> Option<(f64, f64)> {
+#[inline]
+fn closest_parameters<S: Real>(a: &Segment<S>, b: &Segment<S>) -> Option<(S, S)> {
     let r = a.centre - b.centre;
     let (k, f_a, f_b) = (a.axis.dot(&b.axis), a.axis.dot(&r), b.axis.dot(&r));
-    let denominator = 1.0 - k * k;
-    let s = if denominator > PARALLEL {
-        ((k * f_b - f_a) / denominator).clamp(-a.half_length, a.half_length)
+    let denominator = -(k * k) + 1.0;
+    let s = if denominator.v() > PARALLEL {
+        clamp((k * f_b - f_a) / denominator, -a.half_length, a.half_length)
     } else if a.half_length == 0.0 || b.half_length == 0.0 {
         // A point against a segment: the point's own parameter, the segment's from it below.
-        (-f_a).clamp(-a.half_length, a.half_length)
+        clamp(-f_a, -a.half_length, a.half_length)
     } else {
         return None;
     };
     let t = f_b + k * s;
-    if t.abs() > b.half_length {
-        let t = t.clamp(-b.half_length, b.half_length);
-        return Some(((k * t - f_a).clamp(-a.half_length, a.half_length), t));
+    if t.v().abs() > b.half_length {
+        let t = clamp(t, -b.half_length, b.half_length);
+        return Some((clamp(k * t - f_a, -a.half_length, a.half_length), t));
     }
     Some((s, t))
 }
@@ -163,11 +195,12 @@ fn closest_parameters(a: &Segment, b: &Segment) -> Option<(f64, f64)> {
 /// The contact along the line through the points at parameters s of A and t of B, and their
 /// distance f: normal `n = (b - a) / f`, witnesses where the line leaves each capsule
 /// (`p_a = a + lambda_a n`, `p_b = b - lambda_b n`), separation `f - lambda_a - lambda_b`.
-fn sphere_pair(a: &Segment, s: f64, b: &Segment, t: f64, fallback: &Vec3) -> (ContactPoint, f64) {
+#[inline]
+fn sphere_pair<S: Real>(a: &Segment<S>, s: S, b: &Segment<S>, t: S, fallback: &Vector3<S>) -> (ContactPoint<S>, S) {
     let (centre_a, centre_b) = (a.at(s), b.at(t));
     let offset = centre_b - centre_a;
-    let distance = offset.norm();
-    let n = if distance > 1e-300 { offset / distance } else { *fallback };
+    let distance = S::norm(&offset);
+    let n = if distance.v() > 1e-300 { offset / distance } else { *fallback };
     let (reach_a, reach_b) = (a.exit(s, &n), b.exit(t, &-n));
     let mut point = ContactPoint::new(centre_a + n * reach_a, centre_b - n * reach_b, n);
     // Exact, rather than re-derived from the witnesses.
@@ -175,24 +208,31 @@ fn sphere_pair(a: &Segment, s: f64, b: &Segment, t: f64, fallback: &Vec3) -> (Co
     (point, distance)
 }
 
+/// `v / |v|`, as nalgebra's `normalize`.
+#[inline]
+fn unit<S: Real>(v: Vector3<S>) -> Vector3<S> {
+    v / S::norm(&v)
+}
+
 /// The normal of segments that intersect: across both axes, from A's centre toward B's, or for
 /// parallel axes across them toward B (any direction across A if the segments are collinear).
-fn fallback_normal(a: &Segment, b: &Segment) -> Vec3 {
+#[inline]
+fn fallback_normal<S: Real>(a: &Segment<S>, b: &Segment<S>) -> Vector3<S> {
     let towards_b = b.centre - a.centre;
     let across = a.axis.cross(&b.axis);
-    let n = if across.norm() > 1e-9 {
-        across.normalize()
+    let n = if S::norm(&across).v() > 1e-9 {
+        unit(across)
     } else {
         let sideways = towards_b - a.axis * towards_b.dot(&a.axis);
-        if sideways.norm() > 1e-300 {
-            sideways.normalize()
+        if S::norm(&sideways).v() > 1e-300 {
+            unit(sideways)
         } else {
             // Collinear: the W axis least aligned with A's, made perpendicular to it.
-            let w = if a.axis.x.abs() < 0.5 { Vec3::x() } else { Vec3::y() };
-            (w - a.axis * w.dot(&a.axis)).normalize()
+            let w: Vector3<S> = if a.axis.x.v().abs() < 0.5 { Vector3::x() } else { Vector3::y() };
+            unit(w - a.axis * w.dot(&a.axis))
         }
     };
-    if n.dot(&towards_b) < 0.0 {
+    if n.dot(&towards_b).v() < 0.0 {
         -n
     } else {
         n
@@ -201,23 +241,23 @@ fn fallback_normal(a: &Segment, b: &Segment) -> Vec3 {
 
 /// Both segments projected onto their mean axis m, and the overlap [low, high] of the
 /// projections (low > high when they do not overlap).
-struct Stations {
-    mean_axis: Vec3,
+struct Stations<S: Real> {
+    mean_axis: Vector3<S>,
     /// sigma: -1 when B's axis points against A's.
     sigma: f64,
     /// `u_a · m = sigma u_b · m`: how a segment parameter scales onto m.
-    scale: f64,
-    low: f64,
-    high: f64,
+    scale: S,
+    low: S,
+    high: S,
 }
 
-impl Stations {
-    fn new(a: &Segment, b: &Segment) -> Stations {
-        let sigma = if a.axis.dot(&b.axis) < 0.0 { -1.0 } else { 1.0 };
-        let mean_axis = (a.axis + b.axis * sigma).normalize();
+impl<S: Real> Stations<S> {
+    fn new(a: &Segment<S>, b: &Segment<S>) -> Stations<S> {
+        let sigma = if a.axis.dot(&b.axis).v() < 0.0 { -1.0 } else { 1.0 };
+        let mean_axis = unit(a.axis + b.axis * S::c(sigma));
         let scale = a.axis.dot(&mean_axis);
         let (centre_a, centre_b) = (a.centre.dot(&mean_axis), b.centre.dot(&mean_axis));
-        let (extent_a, extent_b) = (a.half_length * scale, b.half_length * scale);
+        let (extent_a, extent_b) = (scale * a.half_length, scale * b.half_length);
         Stations {
             mean_axis,
             sigma,
@@ -228,13 +268,13 @@ impl Stations {
     }
 
     /// Segment parameters (s on A, t on B along B's own axis) of the points at station x.
-    fn parameters(&self, a: &Segment, b: &Segment, x: f64) -> (f64, f64) {
-        let s = ((x - a.centre.dot(&self.mean_axis)) / self.scale).clamp(-a.half_length, a.half_length);
-        let t = ((x - b.centre.dot(&self.mean_axis)) / self.scale).clamp(-b.half_length, b.half_length);
-        (s, self.sigma * t)
+    fn parameters(&self, a: &Segment<S>, b: &Segment<S>, x: S) -> (S, S) {
+        let s = clamp((x - a.centre.dot(&self.mean_axis)) / self.scale, -a.half_length, a.half_length);
+        let t = clamp((x - b.centre.dot(&self.mean_axis)) / self.scale, -b.half_length, b.half_length);
+        (s, t * self.sigma)
     }
 
-    fn contact(&self, a: &Segment, b: &Segment, x: f64, fallback: &Vec3) -> (ContactPoint, f64) {
+    fn contact(&self, a: &Segment<S>, b: &Segment<S>, x: S, fallback: &Vector3<S>) -> (ContactPoint<S>, S) {
         let (s, t) = self.parameters(a, b, x);
         sphere_pair(a, s, b, t, fallback)
     }

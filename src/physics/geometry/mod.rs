@@ -27,6 +27,7 @@ mod face_face;
 mod finite_face;
 mod height_field;
 mod hull_plane;
+pub mod kinematics;
 mod mesh;
 pub mod parry;
 mod plane_sphere;
@@ -36,7 +37,10 @@ mod sphere_sphere;
 mod surface_point;
 pub(crate) mod vertex_tree;
 
+use nalgebra::Vector3;
+
 use super::math::{Pose, Vec3};
+use super::real::Real;
 use super::shape::{Shape, ShapeKind};
 
 /// One pair of witness points, resolved in W.
@@ -46,41 +50,41 @@ use super::shape::{Shape, ShapeKind};
 /// `(p_b_w - p_a_w) · normal_ab_w`. The witnesses are the points of each surface that are deepest
 /// inside (or closest to) the other one.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactPoint {
+pub struct ContactPoint<S: Real = f64> {
     /// Witness point on A's surface.
-    pub p_a_w: Vec3,
+    pub p_a_w: Vector3<S>,
     /// Witness point on B's surface.
-    pub p_b_w: Vec3,
+    pub p_b_w: Vector3<S>,
     /// Unit normal from A toward B.
-    pub normal_ab_w: Vec3,
+    pub normal_ab_w: Vector3<S>,
     /// Signed distance, > 0 apart.
-    pub separation: f64,
+    pub separation: S,
     /// Multiplies the laws' forces at this point (1 for a full point contact).
-    pub weight: f64,
+    pub weight: S,
     /// Stable identity of the point within its pair, below the pair's `max_points`.
     pub id: u32,
 }
 
-impl ContactPoint {
+impl<S: Real> ContactPoint<S> {
     /// A full-weight point with id 0 from its witnesses and normal; the separation is
     /// `(p_b - p_a) · n`.
-    pub fn new(p_a_w: Vec3, p_b_w: Vec3, normal_ab_w: Vec3) -> ContactPoint {
+    pub fn new(p_a_w: Vector3<S>, p_b_w: Vector3<S>, normal_ab_w: Vector3<S>) -> ContactPoint<S> {
         let separation = (p_b_w - p_a_w).dot(&normal_ab_w);
-        ContactPoint { p_a_w, p_b_w, normal_ab_w, separation, weight: 1.0, id: 0 }
+        ContactPoint { p_a_w, p_b_w, normal_ab_w, separation, weight: S::c(1.0), id: 0 }
     }
 
-    pub fn with_id(mut self, id: u32) -> ContactPoint {
+    pub fn with_id(mut self, id: u32) -> ContactPoint<S> {
         self.id = id;
         self
     }
 
-    pub fn with_weight(mut self, weight: f64) -> ContactPoint {
+    pub fn with_weight(mut self, weight: S) -> ContactPoint<S> {
         self.weight = weight;
         self
     }
 
     /// The same contact seen with A and B exchanged.
-    pub fn flipped(&self) -> ContactPoint {
+    pub fn flipped(&self) -> ContactPoint<S> {
         ContactPoint {
             p_a_w: self.p_b_w,
             p_b_w: self.p_a_w,
@@ -93,13 +97,13 @@ impl ContactPoint {
 
     /// Where the contact force acts: midway between the two witnesses. Symmetric in A and B, so
     /// exchanging the bodies mirrors the wrenches exactly.
-    pub fn point_w(&self) -> Vec3 {
-        (self.p_a_w + self.p_b_w) * 0.5
+    pub fn point_w(&self) -> Vector3<S> {
+        (self.p_a_w + self.p_b_w) * S::c(0.5)
     }
 
     /// Penetration depth `max(0, -separation)`.
-    pub fn depth(&self) -> f64 {
-        (-self.separation).max(0.0)
+    pub fn depth(&self) -> S {
+        (-self.separation).max(S::c(0.0))
     }
 }
 

@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Ground model: `f* = sqrt(d) (K d + D dd)`; the point is in contact if and only if `f* > 0`
 /// (strictly), and then `f_n = f*`, else `f_n = 0`.
 ///
@@ -14,12 +16,12 @@ pub struct GroundModel {
 }
 
 impl GroundModel {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
-        let trial = depth.sqrt() * (self.stiffness * depth + self.damping * depth_rate);
-        if trial > 0.0 {
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
+        let trial = depth.sqrt() * (depth * self.stiffness + depth_rate * self.damping);
+        if trial.v() > 0.0 {
             trial
         } else {
-            0.0
+            S::c(0.0)
         }
     }
 }

@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Hunt and Crossley: `f_n = max(0, k d^n + b dd |dd|^(q-1) d^p)` for `d > 0`.
 ///
 /// Parameters: `stiffness` k [N/m^n] >= 0, `damping` b [N.s/m^(p+1)] with q = 1, >= 0,
@@ -15,15 +17,15 @@ pub struct HuntCrossley {
 }
 
 impl HuntCrossley {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
         let rate_term = if self.velocity_exponent == 1.0 {
             depth_rate
         } else {
-            depth_rate.signum() * depth_rate.abs().powf(self.velocity_exponent)
+            depth_rate.abs().powf(self.velocity_exponent) * depth_rate.v().signum()
         };
-        let elastic = self.stiffness * depth.powf(self.exponent);
-        let dissipative = self.damping * rate_term * depth.powf(self.damping_exponent);
-        (elastic + dissipative).max(0.0)
+        let elastic = depth.powf(self.exponent) * self.stiffness;
+        let dissipative = rate_term * self.damping * depth.powf(self.damping_exponent);
+        (elastic + dissipative).max(S::c(0.0))
     }
 }
 

@@ -1,3 +1,4 @@
+use crate::physics::real::Real;
 use crate::physics::step::step;
 
 /// Adams IMPACT: `f_n = max(0, k d^e + STEP(d, 0, 0, dmax, cmax) dd)` for `d > 0`.
@@ -20,9 +21,9 @@ pub struct Impact {
 }
 
 impl Impact {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
         let damping = step(depth, 0.0, 0.0, self.full_damping_depth, self.max_damping);
-        (self.stiffness * depth.powf(self.exponent) + damping * depth_rate).max(0.0)
+        (depth.powf(self.exponent) * self.stiffness + damping * depth_rate).max(S::c(0.0))
     }
 }
 

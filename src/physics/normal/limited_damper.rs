@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Linear spring and limited damper: with `fc = k d` and `fd = b dd`,
 /// `f_n = fc + min(fc, fd)` if `fc + fd > 0`, else 0, for `d > 0`.
 ///
@@ -13,13 +15,13 @@ pub struct LimitedDamper {
 }
 
 impl LimitedDamper {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
-        let compression = self.stiffness * depth;
-        let damping = self.damping * depth_rate;
-        if compression + damping > 0.0 {
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
+        let compression = depth * self.stiffness;
+        let damping = depth_rate * self.damping;
+        if (compression + damping).v() > 0.0 {
             compression + compression.min(damping)
         } else {
-            0.0
+            S::c(0.0)
         }
     }
 }

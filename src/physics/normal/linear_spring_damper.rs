@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Linear spring and damper: `f_n = max(0, k d + b dd)` for `d > 0`.
 ///
 /// Parameters: `stiffness` k [N/m] >= 0, `damping` b [N.s/m] >= 0.
@@ -12,8 +14,8 @@ pub struct LinearSpringDamper {
 }
 
 impl LinearSpringDamper {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
-        (self.stiffness * depth + self.damping * depth_rate).max(0.0)
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
+        (depth * self.stiffness + depth_rate * self.damping).max(S::c(0.0))
     }
 }
 

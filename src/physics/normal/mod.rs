@@ -20,6 +20,7 @@ pub use linear_spring_damper::LinearSpringDamper;
 pub use smooth_spring_damper::SmoothSpringDamper;
 
 use super::enums::stable_enum;
+use super::real::Real;
 
 stable_enum! {
     /// Normal force law (`normal.law`), shared/spec/physics.md "Normal force laws".
@@ -70,10 +71,10 @@ impl NormalLaw {
     /// `depth_rate` [m/s]; zero when `depth <= 0`. `onset_speed` [m/s] is the approach speed the
     /// Restitution law froze when the point started touching, or 0 if it has not yet (the current
     /// approach speed stands in until the next step freezes it); the other laws ignore it.
-    #[inline]
-    pub fn force(&self, depth: f64, depth_rate: f64, onset_speed: f64) -> f64 {
-        if depth <= 0.0 {
-            return 0.0;
+    #[inline(always)]
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S, onset_speed: f64) -> S {
+        if depth.v() <= 0.0 {
+            return S::c(0.0);
         }
         match self {
             NormalLaw::LinearSpringDamper(law) => law.force(depth, depth_rate),
@@ -83,7 +84,7 @@ impl NormalLaw {
             NormalLaw::Impact(law) => law.force(depth, depth_rate),
             NormalLaw::GroundModel(law) => law.force(depth, depth_rate),
             NormalLaw::Restitution(law) => {
-                let v0 = if onset_speed > 0.0 { onset_speed } else { depth_rate };
+                let v0 = if onset_speed > 0.0 { S::c(onset_speed) } else { depth_rate };
                 law.force(depth, depth_rate, v0)
             }
         }

@@ -1,4 +1,5 @@
 use super::RestitutionModel;
+use crate::physics::real::Real;
 
 /// Approach speeds below this [m/s] are raised to it when the damping factor is formed, so that
 /// a contact that starts (almost) at rest stays finite: chi ~ 1 / v0.
@@ -22,18 +23,20 @@ pub struct Restitution {
 
 impl Restitution {
     /// Damping factor chi [s/m] for the approach speed `onset_speed` [m/s].
-    pub fn chi(&self, onset_speed: f64) -> f64 {
-        let v0 = onset_speed.max(MIN_ONSET_SPEED);
+    pub fn chi<S: Real>(&self, onset_speed: S) -> S {
+        let v0 = onset_speed.max(S::c(MIN_ONSET_SPEED));
         let e = self.restitution;
         match self.model {
-            RestitutionModel::HuntCrossley => 3.0 * (1.0 - e) / (2.0 * v0),
-            RestitutionModel::LankaraniNikravesh => 3.0 * (1.0 - e * e) / (4.0 * v0),
-            RestitutionModel::Flores => 8.0 * (1.0 - e) / (5.0 * e * v0),
+            RestitutionModel::HuntCrossley => S::c(3.0 * (1.0 - e)) / (v0 * 2.0),
+            RestitutionModel::LankaraniNikravesh => S::c(3.0 * (1.0 - e * e)) / (v0 * 4.0),
+            RestitutionModel::Flores => S::c(8.0 * (1.0 - e)) / (v0 * (5.0 * e)),
         }
     }
 
-    pub fn force(&self, depth: f64, depth_rate: f64, onset_speed: f64) -> f64 {
-        (self.stiffness * depth.powf(self.exponent) * (1.0 + self.chi(onset_speed) * depth_rate)).max(0.0)
+    /// The force for the onset speed `onset_speed` (a held state, or before the first step the
+    /// current approach speed, whose derivative then counts).
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S, onset_speed: S) -> S {
+        (depth.powf(self.exponent) * self.stiffness * (depth_rate * self.chi(onset_speed) + 1.0)).max(S::c(0.0))
     }
 }
 

@@ -1,3 +1,5 @@
+use crate::physics::real::Real;
+
 /// Smooth spring-damper: `f_n = max(0, s(d/w) (k d + b dd))` for `d > 0`, with the smoothing
 /// `s(u) = 3 u^2 - 2 u^3` on [0, 1] and `s(u) = 1` beyond.
 ///
@@ -15,20 +17,20 @@ pub struct SmoothSpringDamper {
 }
 
 impl SmoothSpringDamper {
-    pub fn force(&self, depth: f64, depth_rate: f64) -> f64 {
-        let linear = self.stiffness * depth + self.damping * depth_rate;
-        (smoothing(depth / self.transition_width) * linear).max(0.0)
+    pub fn force<S: Real>(&self, depth: S, depth_rate: S) -> S {
+        let linear = depth * self.stiffness + depth_rate * self.damping;
+        (smoothing(depth / self.transition_width) * linear).max(S::c(0.0))
     }
 }
 
 /// `s(u) = 3 u^2 - 2 u^3` on [0, 1], 0 below, 1 above.
-fn smoothing(u: f64) -> f64 {
-    if u <= 0.0 {
-        0.0
-    } else if u >= 1.0 {
-        1.0
+fn smoothing<S: Real>(u: S) -> S {
+    if u.v() <= 0.0 {
+        S::c(0.0)
+    } else if u.v() >= 1.0 {
+        S::c(1.0)
     } else {
-        u * u * (3.0 - 2.0 * u)
+        u * u * (-(u * 2.0) + 3.0)
     }
 }
 

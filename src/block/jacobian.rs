@@ -1,0 +1,222 @@
+//! The exact derivatives of the block's continuous outputs with respect to its 26 inputs, by
+//! forward automatic differentiation ([`Dual`]) through the same laws and the contact
+//! kinematics of the points the `f64` evaluation found, with the points' states held.
+//!
+//! Inputs are numbered as their value references minus one: `frame_a.r_0` 0-2, `frame_a.q` 3-6,
+//! `frame_a.v_0` 7-9, `frame_a.w_0` 10-12, then the same for `frame_b` from 13. The quaternions
+//! enter through their normalisation, so a seed along a quaternion's own direction changes no
+//! output. Outputs are [`DERIVATIVE_OUTPUTS`].
+
+use nalgebra::Vector3;
+
+use super::{Block, Frame as InputFrame, InputError, Inputs};
+use crate::physics::contact::{self, Motion, PointState};
+use crate::physics::dual::Dual;
+use crate::physics::geometry::kinematics::{Frame, NotDifferentiable};
+use crate::physics::geometry::ContactPoint;
+use crate::physics::real::Real;
+
+/// How many inputs the derivatives are taken with respect to.
+pub const INPUTS: usize = 26;
+
+/// The outputs whose derivatives are available, by name, in the order of the rows
+/// [`Block::output_tangents`] returns: the four wrench vectors, `contact.separation` and
+/// `contact.normal_force`.
+pub const DERIVATIVE_OUTPUTS: [&str; 14] = [
+    "frame_a.f_0[1]",
+    "frame_a.f_0[2]",
+    "frame_a.f_0[3]",
+    "frame_a.t_0[1]",
+    "frame_a.t_0[2]",
+    "frame_a.t_0[3]",
+    "frame_b.f_0[1]",
+    "frame_b.f_0[2]",
+    "frame_b.f_0[3]",
+    "frame_b.t_0[1]",
+    "frame_b.t_0[2]",
+    "frame_b.t_0[3]",
+    "contact.separation",
+    "contact.normal_force",
+];
+
+/// Why derivatives could not be computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DerivativeError {
+    Input(InputError),
+    Pair(NotDifferentiable),
+}
+
+impl std::fmt::Display for DerivativeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DerivativeError::Input(e) => write!(f, "{e}"),
+            DerivativeError::Pair(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The 26 inputs in value-reference order.
+pub fn input_vector(inputs: &Inputs) -> [f64; INPUTS] {
+    let mut x = [0.0; INPUTS];
+    for (k, frame) in [&inputs.frame_a, &inputs.frame_b].into_iter().enumerate() {
+        let o = 13 * k;
+        x[o..o + 3].copy_from_slice(&frame.r_0);
+        x[o + 3..o + 7].copy_from_slice(&frame.q);
+        x[o + 7..o + 10].copy_from_slice(&frame.v_0);
+        x[o + 10..o + 13].copy_from_slice(&frame.w_0);
+    }
+    x
+}
+
+/// The inputs' time derivatives along the block's own kinematics: `dr/dt = v`,
+/// `dq/dt = 1/2 (0, w) ⊗ q` (w resolved in W, q rotating body vectors into W), and the twists'
+/// rates `given` by the importer (FMI input derivatives of the twists, indices 7-12 and 20-25),
+/// zero where none are given. Positions' and quaternions' given rates are ignored: the twists
+/// define them.
+pub fn input_rates(inputs: &Inputs, given: Option<&[f64; INPUTS]>) -> [f64; INPUTS] {
+    let mut rates = [0.0; INPUTS];
+    for (k, frame) in [&inputs.frame_a, &inputs.frame_b].into_iter().enumerate() {
+        let o = 13 * k;
+        rates[o..o + 3].copy_from_slice(&frame.v_0);
+        rates[o + 3..o + 7].copy_from_slice(&quaternion_rate(frame));
+        if let Some(given) = given {
+            rates[o + 7..o + 13].copy_from_slice(&given[o + 7..o + 13]);
+        }
+    }
+    rates
+}
+
+/// `1/2 (0, w) ⊗ q` for q = (w0, x, y, z): the rate of a quaternion rotating body vectors into W
+/// with the angular velocity w resolved in W.
+fn quaternion_rate(frame: &InputFrame) -> [f64; 4] {
+    let [q0, q1, q2, q3] = frame.q;
+    let [w1, w2, w3] = frame.w_0;
+    [
+        0.5 * (-w1 * q1 - w2 * q2 - w3 * q3),
+        0.5 * (w1 * q0 + w2 * q3 - w3 * q2),
+        0.5 * (w2 * q0 + w3 * q1 - w1 * q3),
+        0.5 * (w3 * q0 + w1 * q2 - w2 * q1),
+    ]
+}
+
+impl Block {
+    /// Whether [`Block::output_tangents`] is available for this block's geometry pair.
+    pub fn differentiable(&self) -> Result<(), NotDifferentiable> {
+        self.pair.differentiable()
+    }
+
+    /// The directional derivatives of [`DERIVATIVE_OUTPUTS`] at `inputs` and `states` along
+    /// each of the `N` seed directions of the inputs: row i, column j is d output_i along
+    /// `seeds[j]`. `scratch` holds the contact points, as for [`Block::evaluate`].
+    pub fn output_tangents<const N: usize>(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        seeds: &[[f64; INPUTS]; N],
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        self.tangents(inputs, states, scratch, seeds, false)
+    }
+
+    /// The first time derivatives of [`DERIVATIVE_OUTPUTS`] while the inputs move at
+    /// `input_rates(inputs, given)` ([`input_rates`]) and the points' deflection states at their
+    /// own rates ([`contact::deflection_rate`]): `J u̇ + (∂y/∂x) ẋ`.
+    pub fn output_rates(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        given: Option<&[f64; INPUTS]>,
+    ) -> Result<[f64; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        let rows = self.tangents(inputs, states, scratch, &[input_rates(inputs, given)], true)?;
+        Ok(rows.map(|r| r[0]))
+    }
+
+    /// [`Block::output_tangents`]; with `state_rates` (one seed, the time direction) the
+    /// deflections carry their own rates as tangents.
+    fn tangents<const N: usize>(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        seeds: &[[f64; INPUTS]; N],
+        state_rates: bool,
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        debug_assert!(!state_rates || N == 1, "state rates go with the one time direction");
+        self.pair.differentiable().map_err(DerivativeError::Pair)?;
+        let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut Default::default()).map_err(DerivativeError::Input)?;
+        let x = input_vector(inputs);
+        let dual: [Dual<N>; INPUTS] = std::array::from_fn(|k| Dual::new(x[k], std::array::from_fn(|j| seeds[j][k])));
+        let vector = |o: usize| Vector3::new(dual[o], dual[o + 1], dual[o + 2]);
+        let body = |o: usize| {
+            let frame = Frame::from_quaternion(vector(o), [dual[o + 3], dual[o + 4], dual[o + 5], dual[o + 6]]);
+            (frame, Motion { r: vector(o), v: vector(o + 7), w: vector(o + 10) })
+        };
+        let (frame_a, motion_a) = body(0);
+        let (frame_b, motion_b) = body(13);
+        let (frame_a, frame_b) =
+            if self.no_offsets { (frame_a, frame_b) } else { (frame_a.compose(&self.offset_a), frame_b.compose(&self.offset_b)) };
+
+        let kinematics = self.pair.kinematics(&geometry_a, &geometry_b, &frame_a, &frame_b);
+        let skip_apart = !self.is_stateful();
+        let zero = Vector3::<Dual<N>>::zeros();
+        let (mut force_b, mut torque_a, mut torque_b, mut normal_force) = (zero, zero, zero, Dual::c(0.0));
+        // The deepest point found (its derivatives are taken at the end).
+        let mut deepest: Option<ContactPoint> = None;
+        let mut add = |found: &ContactPoint| {
+            if deepest.is_none_or(|d| found.separation < d.separation) {
+                deepest = Some(*found);
+            }
+            if skip_apart && found.separation >= 0.0 {
+                // Stateless laws carry exactly nothing there, with zero derivative.
+                return;
+            }
+            let cp = kinematics.point(found);
+            let state = states.get(cp.id as usize).copied().unwrap_or_default();
+            let u = state.tangential.deflection;
+            let rate = if state_rates && self.is_stateful() {
+                contact::deflection_rate(&contact::evaluate(found, &body_a, &body_b, &self.laws, &state), &self.laws, &state)
+            } else {
+                Vector3::zeros()
+            };
+            let deflection = Vector3::new(Dual::new(u.x, [rate.x; N]), Dual::new(u.y, [rate.y; N]), Dual::new(u.z, [rate.z; N]));
+            let pf = contact::point_force_deflected(&cp, &motion_a, &motion_b, &self.laws, &state, deflection);
+            let f = pf.force_on_b_w();
+            force_b += f;
+            torque_b += (pf.point_w - motion_b.r).cross(&f) + pf.couple_w;
+            torque_a -= (pf.point_w - motion_a.r).cross(&f) + pf.couple_w;
+            if pf.normal_force.v > 0.0 {
+                normal_force += pf.normal_force;
+            }
+        };
+        // The points one by one, as the evaluation finds them: a point cloud's from its
+        // per-point queries (nothing collected), the others' through `scratch`.
+        scratch.clear();
+        if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
+            add(&cp);
+        } else if let Some(queries) = self.pair.point_queries(&geometry_a, &geometry_b) {
+            (0..queries.len()).filter_map(|id| queries.contact(id)).for_each(|cp| add(&cp));
+        } else {
+            self.pair.contacts(&geometry_a, &geometry_b, scratch);
+            scratch.iter().for_each(&mut add);
+        }
+        let separation = deepest.map_or(Dual::c(f64::MAX), |cp| kinematics.point(&cp).separation);
+        let rows: [Dual<N>; 14] = [
+            -force_b.x,
+            -force_b.y,
+            -force_b.z,
+            torque_a.x,
+            torque_a.y,
+            torque_a.z,
+            force_b.x,
+            force_b.y,
+            force_b.z,
+            torque_b.x,
+            torque_b.y,
+            torque_b.z,
+            separation,
+            normal_force,
+        ];
+        Ok(rows.map(|r| r.d))
+    }
+}
