@@ -87,6 +87,20 @@ fn zero_and_degenerate_quaternions_are_errors_naming_the_frame() {
     }
 }
 
+#[test]
+fn a_quaternion_too_large_to_normalise_is_refused_as_such() {
+    let fmu = stepping();
+    assert_eq!(fmu.set_floats(&vrs("frame_b.q", 4), &[1e200, 0.0, 0.0, 1e200]), Status::Ok);
+    assert_eq!(fmu.try_outputs().0, Status::Error);
+    let message = fmu.last_message();
+    assert!(message.contains("frame_b.q") && message.contains("too large to normalise"), "{message}");
+    // A zero one says that it is zero, and a NaN one that a component is not finite.
+    let fmu = stepping();
+    assert_eq!(fmu.set_floats(&vrs("frame_a.q", 4), &[0.0; 4]), Status::Ok);
+    assert_eq!(fmu.try_outputs().0, Status::Error);
+    assert!(fmu.last_message().contains("is zero"), "{}", fmu.last_message());
+}
+
 /// One configuration of laws and shapes for the sweeps: (normal law, friction law, box for B).
 fn configurations() -> Vec<(i64, i64, bool)> {
     let mut all = Vec::new();
@@ -279,7 +293,7 @@ fn invalid_and_inconsistent_parameters_are_refused_when_initialisation_ends_nami
         ),
         (
             &[("geometry_b.q[1]", 0.0), ("geometry_b.q[2]", 0.0), ("geometry_b.q[3]", 0.0), ("geometry_b.q[4]", 0.0)],
-            "geometry_b.q = [0.0, 0.0, 0.0, 0.0]: a quaternion must be finite and non-zero",
+            "geometry_b.q = [0.0, 0.0, 0.0, 0.0]: the quaternion is zero (its norm is below 1e-12), so it is no rotation",
         ),
     ];
     for (settings, message) in cases {

@@ -18,7 +18,7 @@ pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, P
 
 use crate::physics::contact::{self, Laws, PointForce, PointState};
 use crate::physics::geometry::{ContactPoint, GeometryPair, PointQueries};
-use crate::physics::math::{rotation_from_wxyz, BodyState, Pose, Vec3};
+use crate::physics::math::{quaternion_problem, rotation_from_wxyz, BodyState, Pose, Vec3};
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
 pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
@@ -481,7 +481,7 @@ fn point_output(pf: &PointForce) -> PointOutput {
 fn body_state(q_name: &'static str, frame: &Frame, not_unit: &mut bool) -> Result<BodyState, InputError> {
     let (q, norm) = rotation_from_wxyz(&frame.q).ok_or_else(|| InputError {
         variable: q_name,
-        message: format!("the quaternion {:?} is zero or not finite", frame.q),
+        message: format!("the quaternion {:?} {}", frame.q, quaternion_problem(&frame.q)),
     })?;
     *not_unit = (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE;
     Ok(BodyState { pose: Pose { r: Vec3::from(frame.r_0), q }, v: Vec3::from(frame.v_0), w: Vec3::from(frame.w_0) })

@@ -9,7 +9,7 @@ use crate::physics::contact::Laws;
 use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::GeometryPair;
-use crate::physics::math::{rotation_from_wxyz, Pose, Vec3};
+use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
 use crate::physics::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
     RestitutionModel, SmoothSpringDamper,
@@ -239,7 +239,7 @@ fn geometry(
     }
     let q_name = format!("{prefix}.q");
     let (q, norm) = rotation_from_wxyz(&p.q)
-        .ok_or_else(|| refuse(&q_name, format!("{:?}", p.q), "a quaternion must be finite and non-zero"))?;
+        .ok_or_else(|| refuse(&q_name, format!("{:?}", p.q), format!("the quaternion {}", quaternion_problem(&p.q))))?;
     if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
         warnings.push(format!("{q_name} = {:?} has norm {norm}; it is normalised", p.q));
     }

@@ -45,10 +45,22 @@ impl BodyState {
     }
 }
 
+/// Why [`rotation_from_wxyz`] makes no rotation of `q`, in words for an error message.
+pub fn quaternion_problem(q: &[f64; 4]) -> &'static str {
+    if q.iter().any(|x| !x.is_finite()) {
+        "has a component that is not finite"
+    } else if q.iter().map(|x| x.abs()).fold(0.0, f64::max) > 1e100 {
+        "is too large to normalise (its norm overflows); give a unit quaternion"
+    } else {
+        "is zero (its norm is below 1e-12), so it is no rotation"
+    }
+}
+
 /// Builds a unit quaternion from scalar-first components `(w, x, y, z)`.
 ///
 /// Returns the normalised rotation and the norm of the given components, or `None` when the
-/// components are zero or not finite (no rotation can be made of them).
+/// components are zero, so large that their norm overflows, or not finite (no rotation can be
+/// made of them; [`quaternion_problem`] says which).
 pub fn rotation_from_wxyz(q: &[f64; 4]) -> Option<(Rotation, f64)> {
     let raw = Quaternion::new(q[0], q[1], q[2], q[3]);
     let norm = raw.norm();
