@@ -347,6 +347,34 @@ fn fmu_state_round_trip_and_serialization() {
 }
 
 #[test]
+fn fmu_states_of_another_instance_or_already_freed_are_refused_not_used() {
+    let (one, two) = (Fmu::new(), Fmu::new());
+    one.initialize();
+    two.initialize();
+    // SAFETY: live instances; every state passed is either live or refused before any use.
+    unsafe {
+        let mut state: Fmi2FmuState = std::ptr::null_mut();
+        assert_eq!(fmi2GetFMUstate(one.c, &mut state), Status::Ok);
+        // Another instance's state is not this instance's to restore, serialize or free.
+        assert_eq!(fmi2SetFMUstate(two.c, state), Status::Error);
+        assert!(two.logged("is not a live FMU state of this instance"));
+        let mut size = 0;
+        assert_eq!(fmi2SerializedFMUstateSize(two.c, state, &mut size), Status::Error);
+        let mut foreign = state;
+        assert_eq!(fmi2FreeFMUstate(two.c, &mut foreign), Status::Error);
+        // Nor may it be passed to GetFMUstate to be overwritten.
+        assert_eq!(fmi2GetFMUstate(two.c, &mut foreign), Status::Error);
+        // Freed once, it is gone: a second free or a restore is refused, not undefined behaviour.
+        let stale = state;
+        assert_eq!(fmi2FreeFMUstate(one.c, &mut state), Status::Ok);
+        assert!(state.is_null());
+        let one = Fmu::new();
+        one.initialize();
+        assert_eq!(fmi2SetFMUstate(one.c, stale), Status::Error);
+    }
+}
+
+#[test]
 fn reset_equals_a_fresh_instance() {
     let run = |fmu: &Fmu| {
         fmu.initialize();

@@ -340,7 +340,9 @@ fn cycle(n: usize, hull_file: &str, refs: &[u32], values: &[f64]) {
         let mut state: Fmi3FmuState = null_mut();
         let mut copy: Fmi3FmuState = null_mut();
         let mut size = 0;
-        // SAFETY: a live instance; both states are freed here.
+        // SAFETY: a live instance; `state` is freed here, and `copy` here or, every other time,
+        // by FreeInstance (the standard: FreeInstance frees all the memory the FMU allocated;
+        // the live-heap check below would see a leak).
         unsafe {
             assert_eq!(fmi3GetFMUState(fmu.instance, &mut state), Status::Ok);
             assert_eq!(fmi3SerializedFMUStateSize(fmu.instance, state, &mut size), Status::Ok);
@@ -349,7 +351,9 @@ fn cycle(n: usize, hull_file: &str, refs: &[u32], values: &[f64]) {
             assert_eq!(fmi3DeserializeFMUState(fmu.instance, bytes.as_ptr(), size, &mut copy), Status::Ok);
             assert_eq!(fmi3SetFMUState(fmu.instance, copy), Status::Ok);
             assert_eq!(fmi3FreeFMUState(fmu.instance, &mut state), Status::Ok);
-            assert_eq!(fmi3FreeFMUState(fmu.instance, &mut copy), Status::Ok);
+            if n.is_multiple_of(4) {
+                assert_eq!(fmi3FreeFMUState(fmu.instance, &mut copy), Status::Ok);
+            }
         }
         assert_eq!(fmu.set_float("frame_b.r_0[1]", f64::NAN), Status::Error);
         assert_eq!(fmu.reset(), Status::Ok);

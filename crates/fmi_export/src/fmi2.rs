@@ -8,7 +8,7 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, store_state, Function, Instance, SavedState, State, States};
+use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, Function, Instance, State, States};
 use super::logger::{Fmi2LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, Status};
@@ -389,7 +389,8 @@ pub unsafe fn fmi2GetFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2Fmu
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            store_state(state, i.save_state());
+            let saved = i.save_state();
+            i.store_state(state, saved)?;
             Ok(Status::Ok)
         })
     }
@@ -404,7 +405,8 @@ pub unsafe fn fmi2SetFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            i.restore_state(&*state.cast::<SavedState<M>>());
+            let saved = &*i.saved_state(state)?;
+            i.restore_state(saved);
             Ok(Status::Ok)
         })
     }
@@ -415,12 +417,12 @@ pub unsafe fn fmi2SetFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2FmuState
 pub unsafe fn fmi2FreeFMUstate<M: FmuModel>(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
     // SAFETY: see dispatch; each pointer checked for null, the state made by this library.
     unsafe {
-        dispatch::<M>(c, table::FREE_FMU_STATE, None, |_| {
+        dispatch::<M>(c, table::FREE_FMU_STATE, None, |i| {
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
             if !(*state).is_null() {
-                drop(Box::from_raw((*state).cast::<SavedState<M>>()));
+                i.free_saved_state(*state)?;
                 *state = std::ptr::null_mut();
             }
             Ok(Status::Ok)
@@ -437,7 +439,7 @@ pub unsafe fn fmi2SerializedFMUstateSize<M: FmuModel>(c: Fmi2Component, state: F
             if state.is_null() || size.is_null() {
                 return Err(Failure::error("FMUstate or size is a null pointer"));
             }
-            *size = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*i.saved_state(state)?).len();
             Ok(Status::Ok)
         })
     }
@@ -452,7 +454,7 @@ pub unsafe fn fmi2SerializeFMUstate<M: FmuModel>(c: Fmi2Component, state: Fmi2Fm
             if state.is_null() {
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
-            let serialized = instance::serialize_state(&i.table, &*state.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*i.saved_state(state)?);
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -472,7 +474,7 @@ pub unsafe fn fmi2DeSerializeFMUstate<M: FmuModel>(c: Fmi2Component, bytes: *con
                 return Err(Failure::error("FMUstate is a null pointer"));
             }
             let saved = instance::deserialize_state::<M>(&i.table, slice(bytes.cast::<u8>(), size, "serializedState")?).map_err(Failure::error)?;
-            store_state(state, saved);
+            i.store_state(state, saved)?;
             Ok(Status::Ok)
         })
     }

@@ -13,7 +13,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, store_state, Function, Instance, SavedState, State, States};
+use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, Function, Instance, State, States};
 use super::logger::{Fmi3LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, FmiResult, Status};
@@ -957,7 +957,8 @@ pub unsafe fn fmi3GetFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: *mu
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            store_state(FMUState, i.save_state());
+            let saved = i.save_state();
+            i.store_state(FMUState, saved)?;
             Ok(Status::Ok)
         })
     }
@@ -972,7 +973,8 @@ pub unsafe fn fmi3SetFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: Fmi
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            i.restore_state(&*FMUState.cast::<SavedState<M>>());
+            let saved = &*i.saved_state(FMUState)?;
+            i.restore_state(saved);
             Ok(Status::Ok)
         })
     }
@@ -983,12 +985,12 @@ pub unsafe fn fmi3SetFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: Fmi
 pub unsafe fn fmi3FreeFMUState<M: FmuModel>(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
     // SAFETY: see dispatch; each pointer checked for null, the state made by this library.
     unsafe {
-        dispatch::<M>(instance, table::FREE_FMU_STATE, None, |_| {
+        dispatch::<M>(instance, table::FREE_FMU_STATE, None, |i| {
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
             if !(*FMUState).is_null() {
-                drop(Box::from_raw((*FMUState).cast::<SavedState<M>>()));
+                i.free_saved_state(*FMUState)?;
                 *FMUState = std::ptr::null_mut();
             }
             Ok(Status::Ok)
@@ -1005,7 +1007,7 @@ pub unsafe fn fmi3SerializedFMUStateSize<M: FmuModel>(instance: Fmi3Instance, FM
             if FMUState.is_null() || size.is_null() {
                 return Err(Failure::error("FMUState or size is a null pointer"));
             }
-            *size = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>()).len();
+            *size = instance::serialize_state(&i.table, &*i.saved_state(FMUState)?).len();
             Ok(Status::Ok)
         })
     }
@@ -1025,7 +1027,7 @@ pub unsafe fn fmi3SerializeFMUState<M: FmuModel>(
             if FMUState.is_null() {
                 return Err(Failure::error("FMUState is a null pointer"));
             }
-            let serialized = instance::serialize_state(&i.table, &*FMUState.cast::<SavedState<M>>());
+            let serialized = instance::serialize_state(&i.table, &*i.saved_state(FMUState)?);
             if size < serialized.len() {
                 return Err(Failure::error(format!("size = {size} is smaller than the serialized state ({} bytes)", serialized.len())));
             }
@@ -1051,7 +1053,7 @@ pub unsafe fn fmi3DeserializeFMUState<M: FmuModel>(
                 return Err(Failure::error("FMUState is a null pointer"));
             }
             let saved = instance::deserialize_state::<M>(&i.table, slice(serializedState, size, "serializedState")?).map_err(Failure::error)?;
-            store_state(FMUState, saved);
+            i.store_state(FMUState, saved)?;
             Ok(Status::Ok)
         })
     }

@@ -88,6 +88,9 @@ pub struct Instance<M: 'static> {
     pub early_return_allowed: bool,
     /// FMI 3: the importer uses Event Mode (`eventModeUsed`) and the model has it.
     pub event_mode_used: bool,
+    /// Addresses of the FMU states this instance made (GetFMUState, DeserializeFMUState) and the
+    /// importer has not freed: checked before use, and freed with the instance.
+    saved_states: Vec<usize>,
 }
 
 /// The interface an instance was made for.
@@ -95,6 +98,18 @@ pub struct Instance<M: 'static> {
 pub enum Interface {
     CoSimulation,
     ModelExchange,
+}
+
+impl<M: 'static> Drop for Instance<M> {
+    /// FreeInstance frees "all the allocated memory" (the standard), so also the FMU states the
+    /// importer did not free.
+    fn drop(&mut self) {
+        for address in self.saved_states.drain(..) {
+            // SAFETY: each listed address was made by Box::into_raw in `store_state` and is
+            // listed until it is freed, so each is freed exactly once.
+            drop(unsafe { Box::from_raw(address as *mut SavedState<M>) });
+        }
+    }
 }
 
 impl<M: FmuModel> Instance<M> {
@@ -113,6 +128,7 @@ impl<M: FmuModel> Instance<M> {
             layout: None,
             early_return_allowed: false,
             event_mode_used: false,
+            saved_states: Vec::new(),
         }
     }
 
@@ -306,27 +322,58 @@ impl<M: FmuModel> Instance<M> {
         self.last_successful_time = self.model.time();
     }
 
+    /// Writes a saved state into `*target` for GetFMUState and DeserializeFMUState, reusing the
+    /// one already there (the standard lets the importer pass a previous state to be
+    /// overwritten), which must be a live state of this instance.
+    ///
+    /// # Safety
+    /// `target` is non-null and writable.
+    pub unsafe fn store_state(&mut self, target: *mut *mut c_void, saved: SavedState<M>) -> Result<(), Failure> {
+        // SAFETY: `target` is readable and writable by the caller's contract.
+        let current = unsafe { *target };
+        if current.is_null() {
+            let made = Box::into_raw(Box::new(saved));
+            self.saved_states.push(made as usize);
+            // SAFETY: as above.
+            unsafe { *target = made.cast() };
+        } else {
+            let live = self.saved_state(current)?;
+            // SAFETY: a live state of this instance, made by Box::into_raw above and not freed.
+            unsafe { *live = saved };
+        }
+        Ok(())
+    }
+
+    /// `state` as a live FMU state of this instance; an error for any other pointer (one freed
+    /// already, made by another instance, or never made), which would otherwise be undefined
+    /// behaviour.
+    pub fn saved_state(&self, state: *mut c_void) -> Result<*mut SavedState<M>, Failure> {
+        if state.is_null() {
+            return Err(Failure::error("FMUstate is a null pointer"));
+        }
+        if !self.saved_states.contains(&(state as usize)) {
+            return Err(Failure::error(format!(
+                "FMUstate {state:p} is not a live FMU state of this instance (one it made with GetFMUState or \
+                 DeserializeFMUState and that was not freed)"
+            )));
+        }
+        Ok(state.cast())
+    }
+
+    /// Frees a live FMU state of this instance (FreeFMUState).
+    pub fn free_saved_state(&mut self, state: *mut c_void) -> Result<(), Failure> {
+        let live = self.saved_state(state)?;
+        self.saved_states.retain(|address| *address != state as usize);
+        // SAFETY: made by Box::into_raw in `store_state`, and no longer listed, so freed once.
+        drop(unsafe { Box::from_raw(live) });
+        Ok(())
+    }
+
     /// Logs why an optional function this FMU does not provide was called and answers Error,
     /// without changing the instance's state.
     pub fn unsupported(&self, function: &str, why: &str) -> Status {
         self.logger.log(Status::Error, &format!("{function}: not supported: {why}"));
         Status::Error
-    }
-}
-
-/// Writes a saved state into `*target` for GetFMUState and DeserializeFMUState, reusing the one
-/// already there (the standard lets the importer pass a previous state to be overwritten).
-///
-/// # Safety
-/// `target` is non-null and writable; `*target` is null or a state made here and not yet freed.
-pub unsafe fn store_state<M>(target: *mut *mut c_void, saved: SavedState<M>) {
-    // SAFETY: by the caller's contract.
-    unsafe {
-        if (*target).is_null() {
-            *target = Box::into_raw(Box::new(saved)).cast();
-        } else {
-            *(*target).cast::<SavedState<M>>() = saved;
-        }
     }
 }
 
