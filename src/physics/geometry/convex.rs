@@ -40,6 +40,7 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
+use super::hull_depth;
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::ContactPoint;
 use crate::physics::math::{Pose, Vec3};
@@ -273,6 +274,12 @@ fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Close
         let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
         Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b }
     };
+    if let (Convex::Hull(hull_a), Convex::Hull(hull_b)) = (a, b) {
+        // Two overlapping hulls: the exact least-overlap direction from their Gauss maps.
+        if let Some(normal) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
+            return Some(along(&normal));
+        }
+    }
     let epa = epa(a, pose_a, b, pose_b);
     let scale = 1.0 + (pose_b.r - pose_a.r).norm();
     // EPA's answer is consistent when the supports along its normal give its distance.

@@ -26,6 +26,7 @@ mod face_cylinder;
 mod face_face;
 mod finite_face;
 mod height_field;
+pub(crate) mod hull_depth;
 mod hull_plane;
 mod mesh;
 pub mod parry;
