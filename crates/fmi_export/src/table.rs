@@ -283,6 +283,9 @@ pub struct Table<M: 'static> {
     /// The Float64 scalars by value reference, flat: what a get or set of many reals needs
     /// without following the scalar to its variable (see [`Table::get_floats`]).
     floats: Vec<FloatSlot<M>>,
+    /// The Boolean and Int32/Enumeration scalars by value reference, flat (see
+    /// [`Table::get_bool_once`]).
+    flags: Vec<FlagSlot<M>>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
@@ -291,10 +294,28 @@ pub struct Table<M: 'static> {
 struct FloatSlot<M> {
     access: Option<fn(&mut M) -> &mut [f64]>,
     element: u32,
-    /// Index of the variable: consecutive scalars of one variable share its accessor's slice.
-    variable: u32,
+    /// Elements of the variable from this one to its last: the longest run of consecutive value
+    /// references that one accessor call serves.
+    remaining: u32,
     causality: Causality,
 }
+
+/// A Boolean or integer scalar's accessor and causality, with the integer kinds it answers to;
+/// `Access::Str` (never read from here) for any other value reference.
+struct FlagSlot<M> {
+    access: Access<M>,
+    causality: Causality,
+    /// Which [`IntKind`]s may read it (bits `1 << kind as u8`); 0 for Booleans.
+    int_kinds: u8,
+}
+
+impl<M> Clone for FlagSlot<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for FlagSlot<M> {}
 
 impl<M> Clone for FloatSlot<M> {
     fn clone(&self) -> Self {
@@ -413,6 +434,26 @@ fn int_name(kind: IntKind) -> &'static str {
 }
 
 
+/// How many value references from the start of `vrs` (whose first is `vr`) are `vr, vr + 1, ...`,
+/// at most `remaining` (the elements left in the variable); at least 1.
+#[inline]
+fn run_length(vrs: &[u32], vr: u32, remaining: u32) -> usize {
+    let most = vrs.len().min(remaining as usize);
+    let mut run = 1;
+    while run < most && vrs[run] == vr.wrapping_add(run as u32) {
+        run += 1;
+    }
+    run
+}
+
+/// `to.copy_from_slice(from)` for the short runs of a variable, without a call to memcpy.
+#[inline]
+fn copy_small(from: &[f64], to: &mut [f64]) {
+    for (to, from) in to.iter_mut().zip(from) {
+        *to = *from;
+    }
+}
+
 impl<M: FmuModel> Table<M> {
     fn lookup(&self, vr: u32) -> Result<&Scalar<M>, VariableError> {
         self.scalar(vr).ok_or(VariableError::UnknownReference(vr))
@@ -440,17 +481,20 @@ impl<M: FmuModel> Table<M> {
         Ok(())
     }
 
-    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is one flat
-    /// lookup and the accessor, and the outputs are brought up to date at most once per call
-    /// (nothing can change them between two scalars of one get). The first refused scalar stops
-    /// the call with its error, as [`Table::get_float`] would give it.
+    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is a
+    /// comparison and a copy within runs of consecutive value references of one variable (one flat
+    /// lookup and one accessor call per run), and the outputs are brought up to date at most once
+    /// per call (nothing can change them between two scalars of one get). The first refused scalar
+    /// stops the call with its error, as [`Table::get_float`] would give it.
     pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
+        let (vrs, values) = (&vrs[..n], &mut values[..n]);
         let mut fresh = false;
         let mut i = 0;
         while i < n {
-            let Some(FloatSlot { access: Some(access), variable, causality, .. }) = self.floats.get(vrs[i] as usize).copied() else {
-                values[i] = self.get_float(model, vrs[i])?;
+            let vr = vrs[i];
+            let Some(FloatSlot { access: Some(access), element, remaining, causality, .. }) = self.floats.get(vr as usize).copied() else {
+                values[i] = self.get_float(model, vr)?;
                 i += 1;
                 continue;
             };
@@ -458,15 +502,15 @@ impl<M: FmuModel> Table<M> {
                 model.update_outputs().map_err(VariableError::Model)?;
                 fresh = true;
             }
-            // This scalar and the ones after it of the same variable read one slice.
+            let run = run_length(&vrs[i..], vr, remaining);
             let slice = access(model);
-            while i < n {
-                match self.floats.get(vrs[i] as usize) {
-                    Some(slot) if slot.variable == variable => values[i] = slice[slot.element as usize],
-                    _ => break,
-                }
-                i += 1;
+            let element = element as usize;
+            match (slice.get(element..element + run), values.get_mut(i..i + run)) {
+                (Some(from), Some(to)) => copy_small(from, to),
+                // An accessor shorter than its variable: the scalar path says which.
+                _ => values[i] = self.get_float(model, vr)?,
             }
+            i += run.max(1);
         }
         Ok(())
     }
@@ -476,36 +520,46 @@ impl<M: FmuModel> Table<M> {
     /// also when a refused scalar stops the call after others were set.
     pub fn set_floats(&self, model: &mut M, vrs: &[u32], values: &[f64], phase: SetPhase) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
+        let (vrs, values) = (&vrs[..n], &values[..n]);
         let mut inputs = false;
         let mut result = Ok(());
         let mut i = 0;
         while i < n {
-            let slot = self.floats.get(vrs[i] as usize).copied();
-            let (Some(FloatSlot { access: Some(access), variable, causality: Causality::Input, .. }), true) = (slot, values[i].is_finite()) else {
+            let vr = vrs[i];
+            let slot = self.floats.get(vr as usize).copied();
+            let (Some(FloatSlot { access: Some(access), element, remaining, causality: Causality::Input, .. }), true) =
+                (slot, values[i].is_finite())
+            else {
                 // Anything but a finite input: the scalar path, with its checks and messages (it
                 // tells the model of a change itself).
-                if let Err(e) = self.set_float(model, vrs[i], values[i], phase) {
+                if let Err(e) = self.set_float(model, vr, values[i], phase) {
                     result = Err(e);
                     break;
                 }
                 i += 1;
                 continue;
             };
-            // This scalar and the finite ones after it of the same input write one slice.
+            // This scalar and the finite ones after it of the same input, consecutive, write one
+            // slice; a non-finite value ends the run (and goes the scalar path next).
+            let mut run = run_length(&vrs[i..], vr, remaining);
+            if let Some(bad) = values[i..i + run].iter().position(|v| !v.is_finite()) {
+                run = bad;
+            }
             let slice = access(model);
-            while i < n {
-                match self.floats.get(vrs[i] as usize) {
-                    Some(slot) if slot.variable == variable && values[i].is_finite() => {
-                        let current = &mut slice[slot.element as usize];
-                        if *current != values[i] {
-                            *current = values[i];
-                            inputs = true;
-                        }
-                    }
-                    _ => break,
+            let element = element as usize;
+            let Some(to) = slice.get_mut(element..element + run) else {
+                if let Err(e) = self.set_float(model, vr, values[i], phase) {
+                    result = Err(e);
+                    break;
                 }
                 i += 1;
+                continue;
+            };
+            for (current, &value) in to.iter_mut().zip(&values[i..i + run]) {
+                inputs |= *current != value;
+                *current = value;
             }
+            i += run;
         }
         if inputs {
             model.inputs_changed();
@@ -520,6 +574,15 @@ impl<M: FmuModel> Table<M> {
     /// [`Table::get_int`], bringing the outputs up to date only while `*fresh` is false (then
     /// setting it): a get of many scalars updates them once.
     pub fn get_int_once(&self, model: &mut M, vr: u32, kind: IntKind, fresh: &mut bool) -> Result<i64, VariableError> {
+        if let Some(&FlagSlot { access: Access::Int(access), causality, int_kinds }) = self.flags.get(vr as usize) {
+            if int_kinds & (1 << kind as u8) != 0 {
+                if !*fresh && causality == Causality::Output {
+                    model.update_outputs().map_err(VariableError::Model)?;
+                    *fresh = true;
+                }
+                return Ok(*access(model));
+            }
+        }
         let s = self.lookup(vr)?;
         let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
             return Err(wrong_type(s, int_name(kind)));
@@ -556,6 +619,13 @@ impl<M: FmuModel> Table<M> {
     /// [`Table::get_bool`], bringing the outputs up to date only while `*fresh` is false (see
     /// [`Table::get_int_once`]).
     pub fn get_bool_once(&self, model: &mut M, vr: u32, fresh: &mut bool) -> Result<bool, VariableError> {
+        if let Some(&FlagSlot { access: Access::Bool(access), causality, .. }) = self.flags.get(vr as usize) {
+            if !*fresh && causality == Causality::Output {
+                model.update_outputs().map_err(VariableError::Model)?;
+                *fresh = true;
+            }
+            return Ok(*access(model));
+        }
         let s = self.lookup(vr)?;
         let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
         if !*fresh {
@@ -628,15 +698,26 @@ impl<M: FmuModel> Table<M> {
             assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
             by_vr[s.vr as usize] = Some(i as u32);
         }
-        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
+        let none = FloatSlot { access: None, element: 0, remaining: 0, causality: Causality::Independent };
         let mut floats = vec![none; max_vr + 1];
+        let no_flag = FlagSlot { access: Access::Str(|_| unreachable!("never read")), causality: Causality::Independent, int_kinds: 0 };
+        let mut flags = vec![no_flag; max_vr + 1];
         for s in &scalars {
-            if let Access::Float(access) = s.variable.access {
-                let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
-                floats[s.vr as usize] = FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
+            match s.variable.access {
+                Access::Float(access) => {
+                    let remaining = (s.variable.size - s.element) as u32;
+                    floats[s.vr as usize] =
+                        FloatSlot { access: Some(access), element: s.element as u32, remaining, causality: s.variable.causality };
+                }
+                Access::Bool(_) | Access::Int(_) => {
+                    let kinds = [IntKind::Fmi2Integer, IntKind::Int32, IntKind::Int64];
+                    let int_kinds = kinds.iter().filter(|&&k| int_matches(&s.variable.ty, k)).fold(0u8, |bits, &k| bits | 1 << k as u8);
+                    flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
+                }
+                Access::Str(_) => {}
             }
         }
-        let mut table = Table { variables, scalars, by_vr, floats, enumerations, token: String::new() };
+        let mut table = Table { variables, scalars, by_vr, floats, flags, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
@@ -874,5 +955,170 @@ impl<'a> Reader<'a> {
     /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
         self.bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    /// Arrays next to scalars: input u[4] (value references 1-4), outputs y[3] = 2 u[1..3]
+    /// (10-12) and z = u[4] (13), a Boolean output (20) and a parameter (30).
+    #[derive(Clone, Debug, Default)]
+    struct Arrays {
+        time: f64,
+        u: [f64; 4],
+        y: [f64; 3],
+        z: f64,
+        flag: bool,
+        gain: f64,
+        updates: u32,
+        changes: u32,
+    }
+
+    impl FmuModel for Arrays {
+        const NAME: &'static str = "Arrays";
+        const DESCRIPTION: &'static str = "arrays";
+        const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 0.1);
+
+        fn build_table() -> Table<Self> {
+            Table::new(
+                vec![
+                    Variable::time(|m: &mut Arrays| std::slice::from_mut(&mut m.time)),
+                    Variable::float("u", 1, 4, Causality::Input, "1", "input", |m| &mut m.u),
+                    Variable::float("y", 10, 3, Causality::Output, "1", "output", |m| &mut m.y),
+                    Variable::float("z", 13, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.z)),
+                    Variable::discrete_output("flag", 20, ValueType::Boolean, "flag", Access::Bool(|m| &mut m.flag)),
+                    Variable::parameter("gain", 30, "1", "gain", |m| std::slice::from_mut(&mut m.gain)),
+                ],
+                vec![],
+            )
+        }
+        fn table() -> &'static Table<Self> {
+            unreachable!("the tests build their own table")
+        }
+        fn new(_: Option<PathBuf>) -> Self {
+            Arrays { gain: 2.0, ..Default::default() }
+        }
+        fn resources(&self) -> Option<&Path> {
+            None
+        }
+        fn set_resources(&mut self, _: Option<PathBuf>) {}
+        fn time(&self) -> f64 {
+            self.time
+        }
+        fn set_time(&mut self, time: f64) {
+            self.time = time;
+        }
+        fn inputs_changed(&mut self) {
+            self.changes += 1;
+        }
+        fn parameters_changed(&mut self) {}
+        fn initialize(&mut self) -> Result<(), String> {
+            Ok(())
+        }
+        fn update_outputs(&mut self) -> Result<(), ModelError> {
+            self.updates += 1;
+            for (y, u) in self.y.iter_mut().zip(self.u) {
+                *y = self.gain * u;
+            }
+            self.z = self.u[3];
+            self.flag = self.z > 0.0;
+            Ok(())
+        }
+        fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+            self.time += step;
+            Ok(())
+        }
+        fn take_warnings(&mut self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    /// Value reference lists with runs, gaps, reversals, repeats, other types and unknown ones.
+    const LISTS: [&[u32]; 9] = [
+        &[10, 11, 12, 13],
+        &[12, 11, 10],
+        &[10, 12, 13, 11, 11],
+        &[0, 1, 2, 3, 4, 10, 11, 12, 13, 30],
+        &[11, 12, 13, 10],
+        &[4, 3, 2, 1],
+        &[1, 2, 3, 4, 10, 11],
+        &[10, 11, 20, 12],
+        &[12, 13, 99, 10],
+    ];
+
+    #[test]
+    fn get_floats_reads_what_scalar_gets_read_and_updates_once() {
+        let table = Arrays::build_table();
+        for vrs in LISTS {
+            let mut model = Arrays::new(None);
+            model.u = [1.0, -2.0, 3.0, 4.5];
+            let mut batched = vec![f64::NAN; vrs.len()];
+            let result = table.get_floats(&mut model, vrs, &mut batched);
+            assert!(model.updates <= 1, "{vrs:?}: {} updates", model.updates);
+            let mut reference = Arrays::new(None);
+            reference.u = model.u;
+            let mut expected = vec![f64::NAN; vrs.len()];
+            let mut first_error = None;
+            for (i, &vr) in vrs.iter().enumerate() {
+                match table.get_float(&mut reference, vr) {
+                    Ok(v) => expected[i] = v,
+                    Err(e) => {
+                        first_error = Some(e);
+                        break;
+                    }
+                }
+            }
+            assert_eq!(result.err(), first_error, "{vrs:?}");
+            let compared = batched.iter().zip(&expected).take_while(|(_, e)| !e.is_nan());
+            for (b, e) in compared {
+                assert_eq!(b.to_bits(), e.to_bits(), "{vrs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn set_floats_writes_what_scalar_sets_write_and_stops_at_the_first_refusal() {
+        let table = Arrays::build_table();
+        let inputs: [&[u32]; 4] = [&[1, 2, 3, 4], &[4, 3, 2, 1], &[1, 2, 4, 3], &[2, 3, 10, 4]];
+        for vrs in inputs {
+            for bad in [None, Some(0), Some(1), Some(2)] {
+                let values: Vec<f64> = (0..vrs.len()).map(|i| if Some(i) == bad { f64::NAN } else { 0.5 + i as f64 }).collect();
+                let mut batched = Arrays::new(None);
+                let result = table.set_floats(&mut batched, vrs, &values, SetPhase::Running);
+                let mut reference = Arrays::new(None);
+                let mut first_error = None;
+                for (&vr, &value) in vrs.iter().zip(&values) {
+                    if let Err(e) = table.set_float(&mut reference, vr, value, SetPhase::Running) {
+                        first_error = Some(e);
+                        break;
+                    }
+                }
+                // Compared as messages: a NaN in an error is not equal to itself.
+                assert_eq!(result.err().map(|e| e.to_string()), first_error.map(|e| e.to_string()), "{vrs:?} {bad:?}");
+                assert_eq!(batched.u, reference.u, "{vrs:?} {bad:?}");
+                // The model heard of the change once, if anything changed before the refusal.
+                assert_eq!(batched.changes, u32::from(reference.changes > 0), "{vrs:?} {bad:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn flat_boolean_and_integer_gets_keep_their_type_checks() {
+        let table = Arrays::build_table();
+        let mut model = Arrays::new(None);
+        model.u[3] = 1.0;
+        let mut fresh = false;
+        assert_eq!(table.get_bool_once(&mut model, 20, &mut fresh), Ok(true));
+        assert!(fresh);
+        assert_eq!(model.updates, 1);
+        assert_eq!(table.get_bool_once(&mut model, 20, &mut fresh), Ok(true));
+        assert_eq!(model.updates, 1);
+        assert!(matches!(table.get_bool_once(&mut model, 13, &mut fresh), Err(VariableError::WrongType { .. })));
+        assert!(matches!(table.get_int_once(&mut model, 20, IntKind::Fmi2Integer, &mut fresh), Err(VariableError::WrongType { .. })));
+        assert_eq!(table.get_bool_once(&mut model, 99, &mut fresh), Err(VariableError::UnknownReference(99)));
     }
 }
