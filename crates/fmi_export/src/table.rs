@@ -294,9 +294,8 @@ pub struct Table<M: 'static> {
 struct FloatSlot<M> {
     access: Option<fn(&mut M) -> &mut [f64]>,
     element: u32,
-    /// Elements of the variable from this one to its last: the longest run of consecutive value
-    /// references that one accessor call serves.
-    remaining: u32,
+    /// Index of the variable: consecutive scalars of one variable share its accessor's slice.
+    variable: u32,
     causality: Causality,
 }
 
@@ -434,26 +433,6 @@ fn int_name(kind: IntKind) -> &'static str {
 }
 
 
-/// How many value references from the start of `vrs` (whose first is `vr`) are `vr, vr + 1, ...`,
-/// at most `remaining` (the elements left in the variable); at least 1.
-#[inline]
-fn run_length(vrs: &[u32], vr: u32, remaining: u32) -> usize {
-    let most = vrs.len().min(remaining as usize);
-    let mut run = 1;
-    while run < most && vrs[run] == vr.wrapping_add(run as u32) {
-        run += 1;
-    }
-    run
-}
-
-/// `to.copy_from_slice(from)` for the short runs of a variable, without a call to memcpy.
-#[inline]
-fn copy_small(from: &[f64], to: &mut [f64]) {
-    for (to, from) in to.iter_mut().zip(from) {
-        *to = *from;
-    }
-}
-
 impl<M: FmuModel> Table<M> {
     fn lookup(&self, vr: u32) -> Result<&Scalar<M>, VariableError> {
         self.scalar(vr).ok_or(VariableError::UnknownReference(vr))
@@ -481,36 +460,36 @@ impl<M: FmuModel> Table<M> {
         Ok(())
     }
 
-    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is a
-    /// comparison and a copy within runs of consecutive value references of one variable (one flat
-    /// lookup and one accessor call per run), and the outputs are brought up to date at most once
-    /// per call (nothing can change them between two scalars of one get). The first refused scalar
-    /// stops the call with its error, as [`Table::get_float`] would give it.
+    /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is one flat
+    /// lookup and the accessor, and the outputs are brought up to date at most once per call
+    /// (nothing can change them between two scalars of one get). The first refused scalar stops
+    /// the call with its error, as [`Table::get_float`] would give it.
     pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
         let (vrs, values) = (&vrs[..n], &mut values[..n]);
         let mut fresh = false;
-        let mut i = 0;
-        while i < n {
-            let vr = vrs[i];
-            let Some(FloatSlot { access: Some(access), element, remaining, causality, .. }) = self.floats.get(vr as usize).copied() else {
-                values[i] = self.get_float(model, vr)?;
-                i += 1;
+        // The variable whose accessor's slice is at hand: consecutive scalars of one variable are
+        // read from it with one lookup each and no further accessor call.
+        let mut current: Option<(u32, &mut [f64])> = None;
+        for (value, &vr) in values.iter_mut().zip(vrs) {
+            let Some(&FloatSlot { access: Some(access), element, variable, causality }) = self.floats.get(vr as usize) else {
+                current = None;
+                *value = self.get_float(model, vr)?;
                 continue;
             };
+            if let Some((held, slice)) = &current {
+                if *held == variable {
+                    *value = slice[element as usize];
+                    continue;
+                }
+            }
             if !fresh && causality == Causality::Output {
                 model.update_outputs().map_err(VariableError::Model)?;
                 fresh = true;
             }
-            let run = run_length(&vrs[i..], vr, remaining);
             let slice = access(model);
-            let element = element as usize;
-            match (slice.get(element..element + run), values.get_mut(i..i + run)) {
-                (Some(from), Some(to)) => copy_small(from, to),
-                // An accessor shorter than its variable: the scalar path says which.
-                _ => values[i] = self.get_float(model, vr)?,
-            }
-            i += run.max(1);
+            *value = slice[element as usize];
+            current = Some((variable, slice));
         }
         Ok(())
     }
@@ -520,46 +499,36 @@ impl<M: FmuModel> Table<M> {
     /// also when a refused scalar stops the call after others were set.
     pub fn set_floats(&self, model: &mut M, vrs: &[u32], values: &[f64], phase: SetPhase) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
-        let (vrs, values) = (&vrs[..n], &values[..n]);
         let mut inputs = false;
         let mut result = Ok(());
         let mut i = 0;
         while i < n {
-            let vr = vrs[i];
-            let slot = self.floats.get(vr as usize).copied();
-            let (Some(FloatSlot { access: Some(access), element, remaining, causality: Causality::Input, .. }), true) =
-                (slot, values[i].is_finite())
-            else {
+            let slot = self.floats.get(vrs[i] as usize).copied();
+            let (Some(FloatSlot { access: Some(access), variable, causality: Causality::Input, .. }), true) = (slot, values[i].is_finite()) else {
                 // Anything but a finite input: the scalar path, with its checks and messages (it
                 // tells the model of a change itself).
-                if let Err(e) = self.set_float(model, vr, values[i], phase) {
+                if let Err(e) = self.set_float(model, vrs[i], values[i], phase) {
                     result = Err(e);
                     break;
                 }
                 i += 1;
                 continue;
             };
-            // This scalar and the finite ones after it of the same input, consecutive, write one
-            // slice; a non-finite value ends the run (and goes the scalar path next).
-            let mut run = run_length(&vrs[i..], vr, remaining);
-            if let Some(bad) = values[i..i + run].iter().position(|v| !v.is_finite()) {
-                run = bad;
-            }
+            // This scalar and the finite ones after it of the same input write one slice.
             let slice = access(model);
-            let element = element as usize;
-            let Some(to) = slice.get_mut(element..element + run) else {
-                if let Err(e) = self.set_float(model, vr, values[i], phase) {
-                    result = Err(e);
-                    break;
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable && values[i].is_finite() => {
+                        let current = &mut slice[slot.element as usize];
+                        if *current != values[i] {
+                            *current = values[i];
+                            inputs = true;
+                        }
+                    }
+                    _ => break,
                 }
                 i += 1;
-                continue;
-            };
-            for (current, &value) in to.iter_mut().zip(&values[i..i + run]) {
-                inputs |= *current != value;
-                *current = value;
             }
-            i += run;
         }
         if inputs {
             model.inputs_changed();
@@ -698,16 +667,16 @@ impl<M: FmuModel> Table<M> {
             assert!(by_vr[s.vr as usize].is_none(), "value reference {} is used twice ({})", s.vr, s.name);
             by_vr[s.vr as usize] = Some(i as u32);
         }
-        let none = FloatSlot { access: None, element: 0, remaining: 0, causality: Causality::Independent };
+        let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
         let mut floats = vec![none; max_vr + 1];
         let no_flag = FlagSlot { access: Access::Str(|_| unreachable!("never read")), causality: Causality::Independent, int_kinds: 0 };
         let mut flags = vec![no_flag; max_vr + 1];
         for s in &scalars {
             match s.variable.access {
                 Access::Float(access) => {
-                    let remaining = (s.variable.size - s.element) as u32;
+                    let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
                     floats[s.vr as usize] =
-                        FloatSlot { access: Some(access), element: s.element as u32, remaining, causality: s.variable.causality };
+                        FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
                 }
                 Access::Bool(_) | Access::Int(_) => {
                     let kinds = [IntKind::Fmi2Integer, IntKind::Int32, IntKind::Int64];
