@@ -276,8 +276,10 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         let face_bound = other_least - along_u - SLACK * distance;
         let mut done = [u32::MAX; 32];
         let mut done_count = 0;
-        for &v in &walk.vertices[..walk.vertex_count] {
-            for &f in hull.graph.faces_of(v as usize) {
+        // A face whose normal is in the cone has every edge's arc meeting it: it is a face of a
+        // walked edge.
+        for edge in &walk.edges[..walk.edge_count] {
+            for f in [edge[2], edge[3]] {
                 let normal = &hull.gauss.normals[f as usize];
                 if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound || done[..done_count].contains(&f) {
                     continue;
