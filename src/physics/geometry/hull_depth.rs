@@ -29,6 +29,7 @@
 
 use nalgebra::Matrix3;
 
+use super::height_cells::HeightCells;
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::{ConvexHull, HullFace, HullGraph};
 
@@ -63,6 +64,8 @@ pub(crate) struct GaussMap {
     inradius: f64,
     /// False when the faces are not a closed polyhedron (an edge not shared by exactly two faces).
     usable: bool,
+    /// The least vertex height per cell of directions.
+    cells: HeightCells,
 }
 
 impl GaussMap {
@@ -72,7 +75,7 @@ impl GaussMap {
         let centre = vertices.iter().sum::<Vec3>() / vertices.len().max(1) as f64;
         let heights: Vec<f64> = faces.iter().zip(&offsets).map(|(f, o)| o - f.normal.dot(&centre)).collect();
         let inradius = heights.iter().copied().fold(f64::INFINITY, f64::min);
-        let vertex_heights =
+        let vertex_heights: Vec<f64> =
             (0..vertices.len()).map(|v| graph.faces_of(v).iter().map(|&f| heights[f as usize]).fold(f64::INFINITY, f64::min)).collect();
         let mut usable = inradius > 0.0 && inradius.is_finite();
         let mut edge_faces = Vec::with_capacity(graph.neighbors.len());
@@ -87,7 +90,8 @@ impl GaussMap {
                 }
             }
         }
-        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable }
+        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
+        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells }
     }
 }
 
@@ -247,9 +251,22 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     if along_u.is_nan() || along_u <= 0.0 {
         return None;
     }
-    let cos_t = (ga.inradius + gb.inradius - along_u) / distance - SLACK;
+    let mut cos_t = (ga.inradius + gb.inradius - along_u) / distance - SLACK;
     if cos_t.is_nan() || cos_t < MIN_COS {
         return None;
+    }
+    // Narrower: the minimum's direction m has p(m) <= p(u) and p(m) >= least_A + least_B - L u.m
+    // with the least heights over the cells of directions meeting the cone, so it lies in the
+    // cone of those; repeated while it narrows.
+    for _ in 0..3 {
+        let (Some(least_a), Some(least_b)) = (ga.cells.least_in_cone(&ua, cos_t), gb.cells.least_in_cone(&ub, cos_t)) else {
+            break;
+        };
+        let narrower = (least_a + least_b - along_u) / distance - SLACK;
+        if narrower.is_nan() || narrower <= cos_t + 1e-6 {
+            break;
+        }
+        cos_t = narrower.min(1.0);
     }
     let walk_a = walk(a, ia, &ua, cos_t)?;
     let walk_b = walk(b, ib, &ub, cos_t)?;

@@ -25,6 +25,7 @@ mod face_capsule;
 mod face_cylinder;
 mod face_face;
 mod finite_face;
+mod height_cells;
 mod height_field;
 pub(crate) mod hull_depth;
 mod hull_plane;
