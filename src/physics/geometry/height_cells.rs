@@ -35,7 +35,7 @@ fn cell_of(d: &Vec3) -> usize {
 /// The centre direction of every cell and the cosine and sine of its bounding cap's radius.
 fn cells() -> Vec<(Vec3, f64, f64)> {
     let at = |face: usize, x: f64, y: f64| {
-        let (a, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+        let (a, sign) = (face / 2, if face.is_multiple_of(2) { 1.0 } else { -1.0 });
         let mut d = Vec3::zeros();
         d[a] = sign;
         d[(a + 1) % 3] = x;
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn cos_sum_is_the_cosine_of_the_sum() {
         for (a, b) in [(0.1, 0.2), (1.0, 0.5), (2.0, 1.5), (0.0, 3.0)] {
-            let expected = if a + b > std::f64::consts::PI { -1.0 } else { (a + b as f64).cos() };
+            let expected = if a + b > std::f64::consts::PI { -1.0 } else { (a + b).cos() };
             assert!((cos_sum(a.cos(), a.sin(), b.cos(), b.sin()) - expected).abs() < 1e-12, "{a} {b}");
         }
     }

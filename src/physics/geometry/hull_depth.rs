@@ -468,6 +468,29 @@ mod tests {
     }
 
     #[test]
+    fn the_least_height_of_a_cone_bounds_every_support_vertex_in_it() {
+        let mut rng = Rng(23);
+        let h = hull(&mut rng, 500, Vec3::new(0.1, 0.12, 0.08));
+        let mut answered = 0;
+        for _ in 0..200 {
+            let axis = rng.unit();
+            let cos_t = 0.9 + 0.095 * rng.next();
+            let Some(least) = h.gauss.cells.least_in_cone(&axis, cos_t) else { continue };
+            answered += 1;
+            for _ in 0..50 {
+                // A direction in the cone: the axis turned toward a random direction.
+                let side = (rng.unit() - axis * axis.dot(&rng.unit())).try_normalize(1e-9).unwrap_or_else(Vec3::x);
+                let side = (side - axis * axis.dot(&side)).normalize();
+                let angle = cos_t.acos() * rng.next();
+                let m = axis * angle.cos() + side * angle.sin();
+                let v = h.support_index(&m);
+                assert!(h.gauss.vertex_heights[v] >= least, "{} < {least}", h.gauss.vertex_heights[v]);
+            }
+        }
+        assert!(answered > 150, "{answered} of 200 cones answered");
+    }
+
+    #[test]
     fn round_hulls_pressed_together_give_the_least_overlap_of_every_face_and_edge_pair() {
         let mut rng = Rng(17);
         let mut found = 0;
