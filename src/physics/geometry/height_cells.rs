@@ -79,11 +79,11 @@ pub(crate) struct HeightCells {
     /// Per cell, the least height of the vertices whose Gauss cells may meet it.
     least: Vec<f64>,
     /// Cells within [`NEAR`] of each cell, nearest first, in compressed rows, with the cosine of
-    /// their angle to it.
+    /// their angle to it rounded up (8 bytes an entry: the rows hold about 20,000).
     neighbor_start: Vec<u32>,
-    neighbors: Vec<(u16, f64)>,
-    /// The largest cell radius.
-    widest: f64,
+    neighbors: Vec<(u16, f32)>,
+    /// The largest cell radius, its cosine and its sine.
+    widest: (f64, f64, f64),
 }
 
 impl HeightCells {
@@ -122,12 +122,18 @@ impl HeightCells {
         let mut neighbor_start = vec![0u32];
         let mut neighbors = Vec::new();
         for (centre, _, _) in &cells {
-            let mut row: Vec<(u16, f64)> = (0..CELLS).map(|k| (k as u16, centre.dot(&cells[k].0))).filter(|&(_, cos)| cos >= NEAR.cos()).collect();
+            let mut row: Vec<(u16, f32)> = (0..CELLS)
+                .map(|k| (k as u16, centre.dot(&cells[k].0)))
+                .filter(|&(_, cos)| cos >= NEAR.cos())
+                // Rounded up, so that a row is never cut short.
+                .map(|(k, cos)| (k, (cos + 1e-6) as f32))
+                .collect();
             row.sort_by(|x, y| y.1.total_cmp(&x.1));
             neighbors.extend(row);
             neighbor_start.push(neighbors.len() as u32);
         }
         let widest = cells.iter().map(|c| c.1.acos()).fold(0.0, f64::max);
+        let widest = (widest, widest.cos(), widest.sin());
         HeightCells { cells, least, neighbor_start, neighbors, widest }
     }
 
@@ -142,19 +148,19 @@ impl HeightCells {
         // A cell meeting the cone is within t + its radius of the axis, and the axis within the
         // radius of its own cell: the neighbour list covers it while t + 2 widest <= NEAR.
         let t = cos_t.acos();
-        if t + 2.0 * self.widest > NEAR {
+        let (widest, cos_w, sin_w) = self.widest;
+        if t + 2.0 * widest > NEAR {
             return None;
         }
         // Every cell is taken as wide as the widest (a superset of the cells meeting the cone);
         // the rows are sorted by their angle to the home cell, which is at most t + 2 widest.
-        let (cos_w, sin_w) = (self.widest.cos(), self.widest.sin());
         let reach = cos_sum(cos_t, sin_t, cos_w, sin_w);
-        let row_end = (t + 2.0 * self.widest).cos();
+        let row_end = (t + 2.0 * widest).cos();
         let home = cell_of(axis);
         let row = self.neighbor_start[home] as usize..self.neighbor_start[home + 1] as usize;
         let mut least = f64::INFINITY;
         for &(k, cos_home) in &self.neighbors[row] {
-            if cos_home < row_end {
+            if f64::from(cos_home) < row_end {
                 break;
             }
             if axis.dot(&self.cells[k as usize].0) >= reach {
