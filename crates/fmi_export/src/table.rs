@@ -466,30 +466,27 @@ impl<M: FmuModel> Table<M> {
     /// the call with its error, as [`Table::get_float`] would give it.
     pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
-        let (vrs, values) = (&vrs[..n], &mut values[..n]);
         let mut fresh = false;
-        // The variable whose accessor's slice is at hand: consecutive scalars of one variable are
-        // read from it with one lookup each and no further accessor call.
-        let mut current: Option<(u32, &mut [f64])> = None;
-        for (value, &vr) in values.iter_mut().zip(vrs) {
-            let Some(&FloatSlot { access: Some(access), element, variable, causality }) = self.floats.get(vr as usize) else {
-                current = None;
-                *value = self.get_float(model, vr)?;
+        let mut i = 0;
+        while i < n {
+            let Some(FloatSlot { access: Some(access), variable, causality, .. }) = self.floats.get(vrs[i] as usize).copied() else {
+                values[i] = self.get_float(model, vrs[i])?;
+                i += 1;
                 continue;
             };
-            if let Some((held, slice)) = &current {
-                if *held == variable {
-                    *value = slice[element as usize];
-                    continue;
-                }
-            }
             if !fresh && causality == Causality::Output {
                 model.update_outputs().map_err(VariableError::Model)?;
                 fresh = true;
             }
+            // This scalar and the ones after it of the same variable read one slice.
             let slice = access(model);
-            *value = slice[element as usize];
-            current = Some((variable, slice));
+            while i < n {
+                match self.floats.get(vrs[i] as usize) {
+                    Some(slot) if slot.variable == variable => values[i] = slice[slot.element as usize],
+                    _ => break,
+                }
+                i += 1;
+            }
         }
         Ok(())
     }
@@ -669,21 +666,19 @@ impl<M: FmuModel> Table<M> {
         }
         let none = FloatSlot { access: None, element: 0, variable: u32::MAX, causality: Causality::Independent };
         let mut floats = vec![none; max_vr + 1];
+        for s in &scalars {
+            if let Access::Float(access) = s.variable.access {
+                let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
+                floats[s.vr as usize] = FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
+            }
+        }
         let no_flag = FlagSlot { access: Access::Str(|_| unreachable!("never read")), causality: Causality::Independent, int_kinds: 0 };
         let mut flags = vec![no_flag; max_vr + 1];
         for s in &scalars {
-            match s.variable.access {
-                Access::Float(access) => {
-                    let variable = variables.iter().position(|v| v.vr == s.variable.vr).unwrap_or(usize::MAX) as u32;
-                    floats[s.vr as usize] =
-                        FloatSlot { access: Some(access), element: s.element as u32, variable, causality: s.variable.causality };
-                }
-                Access::Bool(_) | Access::Int(_) => {
-                    let kinds = [IntKind::Fmi2Integer, IntKind::Int32, IntKind::Int64];
-                    let int_kinds = kinds.iter().filter(|&&k| int_matches(&s.variable.ty, k)).fold(0u8, |bits, &k| bits | 1 << k as u8);
-                    flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
-                }
-                Access::Str(_) => {}
+            if let Access::Bool(_) | Access::Int(_) = s.variable.access {
+                let kinds = [IntKind::Fmi2Integer, IntKind::Int32, IntKind::Int64];
+                let int_kinds = kinds.iter().filter(|&&k| int_matches(&s.variable.ty, k)).fold(0u8, |bits, &k| bits | 1 << k as u8);
+                flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
             }
         }
         let mut table = Table { variables, scalars, by_vr, floats, flags, enumerations, token: String::new() };
