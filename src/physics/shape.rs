@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::enums::stable_enum;
+use super::geometry::hull_depth::GaussMap;
 use super::geometry::vertex_tree::VertexTree;
 use super::math::Vec3;
 
@@ -79,6 +80,9 @@ pub struct ConvexHull {
     pub(crate) graph: HullGraph,
     /// The vertices' bounding-volume tree (the plane pair's queries).
     pub(crate) vertex_tree: VertexTree,
+    /// Face normals and offsets, the faces of each edge and an inscribed ball (the penetration
+    /// search of two hulls).
+    pub(crate) gauss: GaussMap,
 }
 
 /// The edge graph of a [`ConvexHull`], in compressed rows: vertex i's neighbours are

@@ -344,6 +344,9 @@ pub struct Table<M: 'static> {
     /// The Float64 scalars by value reference, flat: what a get or set of many reals needs
     /// without following the scalar to its variable (see [`Table::get_floats`]).
     floats: Vec<FloatSlot<M>>,
+    /// The Boolean and Int32/Enumeration scalars by value reference, flat (see
+    /// [`Table::get_bool_once`]).
+    flags: Vec<FlagSlot<M>>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
@@ -358,6 +361,23 @@ struct FloatSlot<M> {
     /// A derivative or event indicator: [`FmuModel::update_locals`] before it is read.
     calculated: bool,
 }
+
+/// A Boolean or integer scalar's accessor and causality, with the integer kinds it answers to;
+/// `Access::Str` (never read from here) for any other value reference.
+struct FlagSlot<M> {
+    access: Access<M>,
+    causality: Causality,
+    /// Which [`IntKind`]s may read it (bits `1 << kind as u8`); 0 for Booleans.
+    int_kinds: u8,
+}
+
+impl<M> Clone for FlagSlot<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for FlagSlot<M> {}
 
 impl<M> Clone for FloatSlot<M> {
     fn clone(&self) -> Self {
@@ -599,6 +619,15 @@ impl<M: FmuModel> Table<M> {
     /// [`Table::get_int`], bringing the outputs up to date only while `*fresh` is false (then
     /// setting it): a get of many scalars updates them once.
     pub fn get_int_once(&self, model: &mut M, vr: u32, kind: IntKind, fresh: &mut bool) -> Result<i64, VariableError> {
+        if let Some(&FlagSlot { access: Access::Int(access), causality, int_kinds }) = self.flags.get(vr as usize) {
+            if int_kinds & (1 << kind as u8) != 0 {
+                if !*fresh && causality == Causality::Output {
+                    model.update_outputs().map_err(VariableError::Model)?;
+                    *fresh = true;
+                }
+                return Ok(*access(model));
+            }
+        }
         let s = self.lookup(vr)?;
         let (Access::Int(access), true) = (s.variable.access, int_matches(&s.variable.ty, kind)) else {
             return Err(wrong_type(s, int_name(kind)));
@@ -635,6 +664,13 @@ impl<M: FmuModel> Table<M> {
     /// [`Table::get_bool`], bringing the outputs up to date only while `*fresh` is false (see
     /// [`Table::get_int_once`]).
     pub fn get_bool_once(&self, model: &mut M, vr: u32, fresh: &mut bool) -> Result<bool, VariableError> {
+        if let Some(&FlagSlot { access: Access::Bool(access), causality, .. }) = self.flags.get(vr as usize) {
+            if !*fresh && causality == Causality::Output {
+                model.update_outputs().map_err(VariableError::Model)?;
+                *fresh = true;
+            }
+            return Ok(*access(model));
+        }
         let s = self.lookup(vr)?;
         let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
         if !*fresh {
@@ -726,7 +762,16 @@ impl<M: FmuModel> Table<M> {
                 };
             }
         }
-        let mut table = Table { variables, scalars, by_vr, floats, enumerations, token: String::new() };
+        let no_flag = FlagSlot { access: Access::Str(|_| unreachable!("never read")), causality: Causality::Independent, int_kinds: 0 };
+        let mut flags = vec![no_flag; max_vr + 1];
+        for s in &scalars {
+            if let Access::Bool(_) | Access::Int(_) = s.variable.access {
+                let kinds = [IntKind::Fmi2Integer, IntKind::Int32, IntKind::Int64];
+                let int_kinds = kinds.iter().filter(|&&k| int_matches(&s.variable.ty, k)).fold(0u8, |bits, &k| bits | 1 << k as u8);
+                flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
+            }
+        }
+        let mut table = Table { variables, scalars, by_vr, floats, flags, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
@@ -974,5 +1019,170 @@ impl<'a> Reader<'a> {
     /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
         self.bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    /// Arrays next to scalars: input u[4] (value references 1-4), outputs y[3] = 2 u[1..3]
+    /// (10-12) and z = u[4] (13), a Boolean output (20) and a parameter (30).
+    #[derive(Clone, Debug, Default)]
+    struct Arrays {
+        time: f64,
+        u: [f64; 4],
+        y: [f64; 3],
+        z: f64,
+        flag: bool,
+        gain: f64,
+        updates: u32,
+        changes: u32,
+    }
+
+    impl FmuModel for Arrays {
+        const NAME: &'static str = "Arrays";
+        const DESCRIPTION: &'static str = "arrays";
+        const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 0.1);
+
+        fn build_table() -> Table<Self> {
+            Table::new(
+                vec![
+                    Variable::time(|m: &mut Arrays| std::slice::from_mut(&mut m.time)),
+                    Variable::float("u", 1, 4, Causality::Input, "1", "input", |m| &mut m.u),
+                    Variable::float("y", 10, 3, Causality::Output, "1", "output", |m| &mut m.y),
+                    Variable::float("z", 13, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.z)),
+                    Variable::discrete_output("flag", 20, ValueType::Boolean, "flag", Access::Bool(|m| &mut m.flag)),
+                    Variable::parameter("gain", 30, "1", "gain", |m| std::slice::from_mut(&mut m.gain)),
+                ],
+                vec![],
+            )
+        }
+        fn table() -> &'static Table<Self> {
+            unreachable!("the tests build their own table")
+        }
+        fn new(_: Option<PathBuf>) -> Self {
+            Arrays { gain: 2.0, ..Default::default() }
+        }
+        fn resources(&self) -> Option<&Path> {
+            None
+        }
+        fn set_resources(&mut self, _: Option<PathBuf>) {}
+        fn time(&self) -> f64 {
+            self.time
+        }
+        fn set_time(&mut self, time: f64) {
+            self.time = time;
+        }
+        fn inputs_changed(&mut self) {
+            self.changes += 1;
+        }
+        fn parameters_changed(&mut self) {}
+        fn initialize(&mut self) -> Result<(), String> {
+            Ok(())
+        }
+        fn update_outputs(&mut self) -> Result<(), ModelError> {
+            self.updates += 1;
+            for (y, u) in self.y.iter_mut().zip(self.u) {
+                *y = self.gain * u;
+            }
+            self.z = self.u[3];
+            self.flag = self.z > 0.0;
+            Ok(())
+        }
+        fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+            self.time += step;
+            Ok(())
+        }
+        fn take_warnings(&mut self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    /// Value reference lists with runs, gaps, reversals, repeats, other types and unknown ones.
+    const LISTS: [&[u32]; 9] = [
+        &[10, 11, 12, 13],
+        &[12, 11, 10],
+        &[10, 12, 13, 11, 11],
+        &[0, 1, 2, 3, 4, 10, 11, 12, 13, 30],
+        &[11, 12, 13, 10],
+        &[4, 3, 2, 1],
+        &[1, 2, 3, 4, 10, 11],
+        &[10, 11, 20, 12],
+        &[12, 13, 99, 10],
+    ];
+
+    #[test]
+    fn get_floats_reads_what_scalar_gets_read_and_updates_once() {
+        let table = Arrays::build_table();
+        for vrs in LISTS {
+            let mut model = Arrays::new(None);
+            model.u = [1.0, -2.0, 3.0, 4.5];
+            let mut batched = vec![f64::NAN; vrs.len()];
+            let result = table.get_floats(&mut model, vrs, &mut batched);
+            assert!(model.updates <= 1, "{vrs:?}: {} updates", model.updates);
+            let mut reference = Arrays::new(None);
+            reference.u = model.u;
+            let mut expected = vec![f64::NAN; vrs.len()];
+            let mut first_error = None;
+            for (i, &vr) in vrs.iter().enumerate() {
+                match table.get_float(&mut reference, vr) {
+                    Ok(v) => expected[i] = v,
+                    Err(e) => {
+                        first_error = Some(e);
+                        break;
+                    }
+                }
+            }
+            assert_eq!(result.err(), first_error, "{vrs:?}");
+            let compared = batched.iter().zip(&expected).take_while(|(_, e)| !e.is_nan());
+            for (b, e) in compared {
+                assert_eq!(b.to_bits(), e.to_bits(), "{vrs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn set_floats_writes_what_scalar_sets_write_and_stops_at_the_first_refusal() {
+        let table = Arrays::build_table();
+        let inputs: [&[u32]; 4] = [&[1, 2, 3, 4], &[4, 3, 2, 1], &[1, 2, 4, 3], &[2, 3, 10, 4]];
+        for vrs in inputs {
+            for bad in [None, Some(0), Some(1), Some(2)] {
+                let values: Vec<f64> = (0..vrs.len()).map(|i| if Some(i) == bad { f64::NAN } else { 0.5 + i as f64 }).collect();
+                let mut batched = Arrays::new(None);
+                let result = table.set_floats(&mut batched, vrs, &values, SetPhase::Running);
+                let mut reference = Arrays::new(None);
+                let mut first_error = None;
+                for (&vr, &value) in vrs.iter().zip(&values) {
+                    if let Err(e) = table.set_float(&mut reference, vr, value, SetPhase::Running) {
+                        first_error = Some(e);
+                        break;
+                    }
+                }
+                // Compared as messages: a NaN in an error is not equal to itself.
+                assert_eq!(result.err().map(|e| e.to_string()), first_error.map(|e| e.to_string()), "{vrs:?} {bad:?}");
+                assert_eq!(batched.u, reference.u, "{vrs:?} {bad:?}");
+                // The model heard of the change once, if anything changed before the refusal.
+                assert_eq!(batched.changes, u32::from(reference.changes > 0), "{vrs:?} {bad:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn flat_boolean_and_integer_gets_keep_their_type_checks() {
+        let table = Arrays::build_table();
+        let mut model = Arrays::new(None);
+        model.u[3] = 1.0;
+        let mut fresh = false;
+        assert_eq!(table.get_bool_once(&mut model, 20, &mut fresh), Ok(true));
+        assert!(fresh);
+        assert_eq!(model.updates, 1);
+        assert_eq!(table.get_bool_once(&mut model, 20, &mut fresh), Ok(true));
+        assert_eq!(model.updates, 1);
+        assert!(matches!(table.get_bool_once(&mut model, 13, &mut fresh), Err(VariableError::WrongType { .. })));
+        assert!(matches!(table.get_int_once(&mut model, 20, IntKind::Fmi2Integer, &mut fresh), Err(VariableError::WrongType { .. })));
+        assert_eq!(table.get_bool_once(&mut model, 99, &mut fresh), Err(VariableError::UnknownReference(99)));
     }
 }

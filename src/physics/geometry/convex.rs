@@ -40,6 +40,7 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
+use super::hull_depth;
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::ContactPoint;
 use crate::physics::math::{Pose, Vec3};
@@ -267,6 +268,23 @@ struct Closest {
 /// the fixed-point iteration `m <- (s_a(m) - s_b(-m)) / |...|` from EPA's normal and from the
 /// line of centres gives the best direction found.
 fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
+    let along = |m: &Vec3| {
+        let local_a = a.support(&(pose_a.q.inverse() * m));
+        let local_b = b.support(&(pose_b.q.inverse() * -m));
+        let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
+        Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b }
+    };
+    if let (Convex::Hull(hull_a), Convex::Hull(hull_b)) = (a, b) {
+        // Two overlapping hulls: the exact least-overlap direction from their Gauss maps.
+        if let Some(normal) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
+            return Some(along(&normal));
+        }
+    }
+    closest_general(a, pose_a, b, pose_b)
+}
+
+/// [`closest`] by GJK/EPA and the polish, for any two convex shapes.
+fn closest_general(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
     let along = |m: &Vec3| {
         let local_a = a.support(&(pose_a.q.inverse() * m));
         let local_b = b.support(&(pose_b.q.inverse() * -m));
@@ -732,6 +750,48 @@ mod tests {
         assert!((total(0.0) - 2.0).abs() < 1e-12);
         assert!((total(0.06) - 1.5).abs() < 1e-9);
         assert!((total(0.1 - 1e-9) - total(0.1 + 1e-9)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn overlapping_round_hulls_get_the_normal_and_depth_of_epa_and_its_polish() {
+        // Two 400-vertex spheres about 2 to 7 mm into each other at random orientations: the Gauss
+        // map search answers (exactly) and agrees with GJK/EPA and the polish to their tolerance.
+        fn next(seed: &mut u64) -> f64 {
+            *seed ^= *seed >> 12;
+            *seed ^= *seed << 25;
+            *seed ^= *seed >> 27;
+            (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn unit(seed: &mut u64) -> Vec3 {
+            loop {
+                let v = Vec3::new(next(seed) * 2.0 - 1.0, next(seed) * 2.0 - 1.0, next(seed) * 2.0 - 1.0);
+                if v.norm_squared() > 1e-4 && v.norm_squared() <= 1.0 {
+                    return v.normalize();
+                }
+            }
+        }
+        let seed = &mut 0x9e37_79b9_7f4a_7c15_u64;
+        let points: Vec<Vec3> = (0..400).map(|_| unit(seed) * 0.1).collect();
+        let hull = ConvexHull::new(&points).unwrap();
+        let shape = Convex::Hull(&hull);
+        let mut answered = 0;
+        for round in 0..30 {
+            let turn = |u: Vec3, angle: f64| crate::physics::math::Rotation::from_scaled_axis(u * angle);
+            let pose_a = Pose { r: Vec3::new(0.0, 0.0, 0.0), q: turn(unit(seed), 2.0) };
+            let direction = unit(seed);
+            let pose_b = Pose { r: direction * (0.193 + 0.005 * next(seed)), q: turn(unit(seed), 2.5) };
+            let Some(exact) = closest(&shape, &pose_a, &shape, &pose_b) else { panic!("round {round}: no answer") };
+            let general = closest_general(&shape, &pose_a, &shape, &pose_b).unwrap();
+            if hull_depth::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
+                assert!(exact.dist > 0.0, "round {round}: overlapping by {} without an answer", -exact.dist);
+                continue;
+            }
+            answered += 1;
+            assert!(exact.dist >= general.dist - 1e-15, "round {round}: {} deeper than {}", exact.dist, general.dist);
+            assert!((exact.dist - general.dist).abs() < 1e-9, "round {round}: {} vs {}", exact.dist, general.dist);
+            assert!((exact.normal - general.normal).norm() < 1e-6, "round {round}: {:?} vs {:?}", exact.normal, general.normal);
+        }
+        assert!(answered >= 20, "{answered} overlapping");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVec};
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh, TriMeshFlags};
 
+use super::hull_depth::GaussMap;
 use super::vertex_tree::VertexTree;
 use crate::physics::math::{Pose, Rotation, Vec3};
 use crate::physics::shape::{ConvexHull, HullFace, HullGraph, Shape, TriangleMesh};
@@ -121,7 +122,8 @@ pub(crate) fn convex_hull(points: &[Vec3]) -> Result<ConvexHull, String> {
     }
     let graph = HullGraph::new(&vertices, &faces);
     let vertex_tree = VertexTree::new(&vertices);
-    Ok(ConvexHull { vertices, faces, polyhedron, graph, vertex_tree })
+    let gauss = GaussMap::new(&vertices, &faces, &graph);
+    Ok(ConvexHull { vertices, faces, polyhedron, graph, vertex_tree, gauss })
 }
 
 /// The mesh of `vertices` and `triangles`: duplicate vertices merged (exact positions), triangles
