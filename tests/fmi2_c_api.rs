@@ -1,115 +1,14 @@
 //! The FMI 2.0 C API called the way an importer calls it: call sequences, null and bad arguments,
 //! NaN inputs, FMU state, Reset, logging through the importer's callback and environment.
 
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::sync::Mutex;
+mod support;
+
+use std::ffi::{c_char, c_int, CStr, CString};
 
 use contact_force::fmi::fmi2::*;
-use contact_force::fmi::logger::Fmi2LoggerCallback;
 use contact_force::fmi::status::Status;
 use contact_force::variables;
-
-/// Log messages an instance sent: (status, category, message).
-type Log = Mutex<Vec<(c_int, String, String)>>;
-
-/// The importer's logger. Rust cannot define a C-variadic function yet, so this one takes the five
-/// fixed arguments only; see [`logger`] for how it is handed over.
-unsafe extern "C" fn record(env: *mut c_void, _name: *const c_char, status: c_int, category: *const c_char, message: *const c_char) {
-    // SAFETY: the test passes a `Log` as environment; strings are valid for the call.
-    unsafe {
-        let log = &*env.cast::<Log>();
-        let category = CStr::from_ptr(category).to_string_lossy().into_owned();
-        // The FMI 2 message is a format string: undo the escaping of '%'.
-        let message = CStr::from_ptr(message).to_string_lossy().replace("%%", "%");
-        log.lock().unwrap().push((status, category, message));
-    }
-}
-
-/// `record` as an `fmi2CallbackLogger`.
-fn logger() -> Fmi2LoggerCallback {
-    type Fixed = unsafe extern "C" fn(*mut c_void, *const c_char, c_int, *const c_char, *const c_char);
-    // SAFETY: on the x86-64 System V ABI (this FMU's platform) a variadic call passes the fixed
-    // arguments exactly like a non-variadic one, so a function taking only the fixed arguments
-    // may be called through the variadic type; the FMU never passes variadic arguments.
-    unsafe { std::mem::transmute::<Fixed, Fmi2LoggerCallback>(record) }
-}
-
-fn vr(name: &str) -> u32 {
-    variables::scalars().iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no variable {name}")).vr
-}
-
-struct Fmu {
-    c: Fmi2Component,
-    log: Box<Log>,
-    _functions: Box<Fmi2CallbackFunctions>,
-}
-
-impl Fmu {
-    fn new() -> Fmu {
-        Self::with_guid(variables::instantiation_token())
-    }
-
-    fn with_guid(guid: &str) -> Fmu {
-        let log: Box<Log> = Box::default();
-        let functions = Box::new(Fmi2CallbackFunctions {
-            logger: Some(logger()),
-            allocate_memory: None,
-            free_memory: None,
-            step_finished: None,
-            component_environment: (&*log as *const Log).cast_mut().cast(),
-        });
-        let name = CString::new("test").unwrap();
-        let guid = CString::new(guid).unwrap();
-        let location = CString::new("file:///tmp/contact%20force/resources").unwrap();
-        // SAFETY: valid strings and callbacks that outlive the instance.
-        let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), location.as_ptr(), &*functions, 0, 1) };
-        Fmu { c, log, _functions: functions }
-    }
-
-    fn initialize(&self) {
-        // SAFETY: a live instance.
-        unsafe {
-            assert_eq!(fmi2SetupExperiment(self.c, 0, 0.0, 0.0, 0, 1.0), Status::Ok);
-            assert_eq!(fmi2EnterInitializationMode(self.c), Status::Ok);
-            assert_eq!(fmi2ExitInitializationMode(self.c), Status::Ok);
-        }
-    }
-
-    fn set(&self, name: &str, value: f64) -> Status {
-        // SAFETY: a live instance, one value.
-        unsafe { fmi2SetReal(self.c, &vr(name), 1, &value) }
-    }
-
-    fn get(&self, name: &str) -> f64 {
-        let mut value = f64::NAN;
-        // SAFETY: a live instance, one value.
-        let status = unsafe { fmi2GetReal(self.c, &vr(name), 1, &mut value) };
-        assert_eq!(status, Status::Ok, "get {name}: {:?}", self.messages());
-        value
-    }
-
-    fn messages(&self) -> Vec<String> {
-        self.log.lock().unwrap().iter().map(|(_, _, m)| m.clone()).collect()
-    }
-
-    fn logged(&self, text: &str) -> bool {
-        self.messages().iter().any(|m| m.contains(text))
-    }
-
-    /// A sphere (radius 0.1) 1 mm into the default plane, approaching at 0.5 m/s, sliding at 0.2 m/s.
-    fn press_sphere(&self) {
-        for (name, value) in [("frame_b.r_0[1]", 0.3), ("frame_b.r_0[3]", 0.099), ("frame_b.v_0[1]", 0.2), ("frame_b.v_0[3]", -0.5)] {
-            assert_eq!(self.set(name, value), Status::Ok);
-        }
-    }
-}
-
-impl Drop for Fmu {
-    fn drop(&mut self) {
-        // SAFETY: the instance is freed once, here.
-        unsafe { fmi2FreeInstance(self.c) };
-    }
-}
+use support::fmi2::{logger, vr, Fmu, Log};
 
 #[test]
 fn version_and_platform() {

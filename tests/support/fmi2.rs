@@ -1,5 +1,5 @@
 //! An FMI 2.0 importer for ContactForce's exported C API: one co-simulation instance with its
-//! own message log, and the calls the input-derivative tests make.
+//! own message log, and the calls the C API and input-derivative tests make.
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -27,7 +27,7 @@ unsafe extern "C" fn record(env: *mut c_void, _name: *const c_char, status: c_in
 }
 
 /// `record` as an `fmi2CallbackLogger`.
-fn logger() -> Fmi2LoggerCallback {
+pub fn logger() -> Fmi2LoggerCallback {
     type Fixed = unsafe extern "C" fn(*mut c_void, *const c_char, c_int, *const c_char, *const c_char);
     // SAFETY: on the x86-64 System V ABI a variadic call passes the fixed arguments exactly like a
     // non-variadic one, and the FMU never passes variadic arguments.
@@ -47,6 +47,13 @@ pub struct Fmu {
 
 impl Fmu {
     pub fn new() -> Fmu {
+        let fmu = Self::with_guid(variables::instantiation_token());
+        assert!(!fmu.c.is_null(), "{:?}", fmu.messages());
+        fmu
+    }
+
+    /// An instance made with this GUID (null `c` when it is refused; the log says why).
+    pub fn with_guid(guid: &str) -> Fmu {
         let log: Box<Log> = Box::default();
         let functions = Box::new(Fmi2CallbackFunctions {
             logger: Some(logger()),
@@ -55,11 +62,11 @@ impl Fmu {
             step_finished: None,
             component_environment: (&*log as *const Log).cast_mut().cast(),
         });
-        let name = CString::new("derivatives").unwrap();
-        let guid = CString::new(variables::instantiation_token()).unwrap();
+        let name = CString::new("test").unwrap();
+        let guid = CString::new(guid).unwrap();
+        let location = CString::new("file:///tmp/contact%20force/resources").unwrap();
         // SAFETY: valid strings and callbacks that outlive the instance.
-        let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), std::ptr::null(), &*functions, 0, 1) };
-        assert!(!c.is_null());
+        let c = unsafe { fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), location.as_ptr(), &*functions, 0, 1) };
         Fmu { c, log, _functions: functions }
     }
 
@@ -105,6 +112,17 @@ impl Fmu {
 
     pub fn messages(&self) -> Vec<String> {
         self.log.lock().unwrap().iter().map(|(_, _, m)| m.clone()).collect()
+    }
+
+    pub fn logged(&self, text: &str) -> bool {
+        self.messages().iter().any(|m| m.contains(text))
+    }
+
+    /// A sphere (radius 0.1) 1 mm into the default plane, approaching at 0.5 m/s, sliding at 0.2 m/s.
+    pub fn press_sphere(&self) {
+        for (name, value) in [("frame_b.r_0[1]", 0.3), ("frame_b.r_0[3]", 0.099), ("frame_b.v_0[1]", 0.2), ("frame_b.v_0[3]", -0.5)] {
+            assert_eq!(self.set(name, value), Status::Ok);
+        }
     }
 
     pub fn last_message(&self) -> String {

@@ -292,48 +292,79 @@ pub unsafe fn fmi3InstantiateCoSimulation<M: FmuModel>(
     _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>,
 ) -> Fmi3Instance {
     guarded(std::ptr::null_mut(), || {
-        // SAFETY: a C string or null, by the standard.
-        let name = unsafe { c_str(instanceName, "instanceName") };
-        let logger = Logger::fmi3(logMessage, instanceEnvironment, name.as_deref().unwrap_or(""), loggingOn);
-        let fail = |message: String| {
-            logger.log(Status::Error, &format!("fmi3InstantiateCoSimulation: {message}"));
-            std::ptr::null_mut()
+        // SAFETY: C strings or null, by the standard.
+        let made = unsafe {
+            new_instance::<M>("fmi3InstantiateCoSimulation", instanceName, instantiationToken, resourcePath, loggingOn, instanceEnvironment, logMessage, |logger| {
+                if eventModeUsed && !M::MIGHT_RETURN_EARLY {
+                    logger.log(
+                        Status::Warning,
+                        "fmi3InstantiateCoSimulation: eventModeUsed = true, but event mode is not supported and is not used \
+                         (the FMU declares hasEventMode = false)",
+                    );
+                }
+                Ok(())
+            })
         };
-        if let Err(e) = name {
-            return fail(e);
-        }
-        // SAFETY: a C string or null, by the standard.
-        let table = M::build_table();
-        match unsafe { c_str(instantiationToken, "instantiationToken") } {
-            Ok(token) if token == table.instantiation_token() => {}
-            Ok(token) => {
-                return fail(format!(
-                    "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
-                    table.instantiation_token()
-                ))
-            }
-            Err(e) => return fail(e),
-        }
-        if eventModeUsed && !M::MIGHT_RETURN_EARLY {
-            logger.log(
-                Status::Warning,
-                "fmi3InstantiateCoSimulation: eventModeUsed = true, but event mode is not supported and is not used \
-                 (the FMU declares hasEventMode = false)",
-            );
-        }
-        let mut resources = None;
-        if !resourcePath.is_null() {
-            // SAFETY: non-null C string by the standard.
-            match unsafe { c_str(resourcePath, "resourcePath") } {
-                Ok(path) => resources = Some(resources::from_fmi3_path(path)),
-                Err(e) => logger.log(Status::Warning, &format!("fmi3InstantiateCoSimulation: {e}; geometry files must then be absolute paths")),
-            }
-        }
-        let mut instance = Instance::<M>::new(table, logger, resources);
+        let Some(mut instance) = made else { return std::ptr::null_mut() };
         instance.early_return_allowed = earlyReturnAllowed && M::MIGHT_RETURN_EARLY;
         instance.event_mode_used = eventModeUsed && M::MIGHT_RETURN_EARLY;
         instance.into_raw()
     })
+}
+
+/// What both FMI 3 instantiate functions (`function`) do: read the instance name, make the
+/// logger, run the interface's own `check` (an error is logged and refuses the instance), check
+/// the instantiation token against the table's and resolve the resources folder. `None` once the
+/// reason is logged.
+///
+/// # Safety
+/// `instanceName`, `instantiationToken` and `resourcePath` are C strings or null; `logMessage` is
+/// null or a valid callback that accepts `instanceEnvironment`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn new_instance<M: FmuModel>(
+    function: &str,
+    instanceName: Fmi3String,
+    instantiationToken: Fmi3String,
+    resourcePath: Fmi3String,
+    loggingOn: Fmi3Boolean,
+    instanceEnvironment: Fmi3InstanceEnvironment,
+    logMessage: Option<Fmi3LoggerCallback>,
+    check: impl FnOnce(&Logger) -> Result<(), String>,
+) -> Option<Instance<M>> {
+    // SAFETY: a C string or null, by the caller's contract.
+    let name = unsafe { c_str(instanceName, "instanceName") };
+    let logger = Logger::fmi3(logMessage, instanceEnvironment, name.as_deref().unwrap_or(""), loggingOn);
+    let fail = |message: String| {
+        logger.log(Status::Error, &format!("{function}: {message}"));
+        None
+    };
+    if let Err(e) = check(&logger) {
+        return fail(e);
+    }
+    if let Err(e) = name {
+        return fail(e);
+    }
+    let table = M::build_table();
+    // SAFETY: a C string or null, by the caller's contract.
+    match unsafe { c_str(instantiationToken, "instantiationToken") } {
+        Ok(token) if token == table.instantiation_token() => {}
+        Ok(token) => {
+            return fail(format!(
+                "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
+                table.instantiation_token()
+            ))
+        }
+        Err(e) => return fail(e),
+    }
+    let mut resources = None;
+    if !resourcePath.is_null() {
+        // SAFETY: non-null C string by the caller's contract.
+        match unsafe { c_str(resourcePath, "resourcePath") } {
+            Ok(path) => resources = Some(resources::from_fmi3_path(path)),
+            Err(e) => logger.log(Status::Warning, &format!("{function}: {e}; geometry files must then be absolute paths")),
+        }
+    }
+    Some(Instance::<M>::new(table, logger, resources))
 }
 
 /// # Safety

@@ -6,11 +6,10 @@
 
 #![allow(non_snake_case)]
 
-use super::fmi3::{Fmi3Boolean, Fmi3Instance, Fmi3InstanceEnvironment, Fmi3String};
-use super::instance::{c_str, guarded, slice, slice_mut, Instance, State};
-use super::logger::{Fmi3LoggerCallback, Logger};
+use super::fmi3::{new_instance, Fmi3Boolean, Fmi3Instance, Fmi3InstanceEnvironment, Fmi3String};
+use super::instance::{guarded, slice, slice_mut, State};
+use super::logger::Fmi3LoggerCallback;
 use super::model_exchange::{dispatch_me, dispatch_me_or, is_co_simulation};
-use super::resources;
 use super::status::{Failure, Status};
 use crate::model::FmuModel;
 
@@ -56,43 +55,20 @@ pub unsafe fn fmi3InstantiateModelExchange<M: FmuModel>(
     logMessage: Option<Fmi3LoggerCallback>,
 ) -> Fmi3Instance {
     guarded(std::ptr::null_mut(), || {
-        // SAFETY: a C string or null, by the standard.
-        let name = unsafe { c_str(instanceName, "instanceName") };
-        let logger = Logger::fmi3(logMessage, instanceEnvironment, name.as_deref().unwrap_or(""), loggingOn);
-        let fail = |message: String| {
-            logger.log(Status::Error, &format!("fmi3InstantiateModelExchange: {message}"));
-            std::ptr::null_mut()
+        // SAFETY: C strings or null, by the standard.
+        let made = unsafe {
+            new_instance::<M>("fmi3InstantiateModelExchange", instanceName, instantiationToken, resourcePath, loggingOn, instanceEnvironment, logMessage, |_| {
+                if M::MODEL_EXCHANGE {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} is a co-simulation FMU (Model Exchange is not provided); instantiate it with fmi3InstantiateCoSimulation",
+                        M::NAME
+                    ))
+                }
+            })
         };
-        if !M::MODEL_EXCHANGE {
-            return fail(format!(
-                "{} is a co-simulation FMU (Model Exchange is not provided); instantiate it with fmi3InstantiateCoSimulation",
-                M::NAME
-            ));
-        }
-        if let Err(e) = name {
-            return fail(e);
-        }
-        let table = M::build_table();
-        // SAFETY: a C string or null, by the standard.
-        match unsafe { c_str(instantiationToken, "instantiationToken") } {
-            Ok(token) if token == table.instantiation_token() => {}
-            Ok(token) => {
-                return fail(format!(
-                    "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
-                    table.instantiation_token()
-                ))
-            }
-            Err(e) => return fail(e),
-        }
-        let mut resources = None;
-        if !resourcePath.is_null() {
-            // SAFETY: non-null C string by the standard.
-            match unsafe { c_str(resourcePath, "resourcePath") } {
-                Ok(path) => resources = Some(resources::from_fmi3_path(path)),
-                Err(e) => logger.log(Status::Warning, &format!("fmi3InstantiateModelExchange: {e}; geometry files must then be absolute paths")),
-            }
-        }
-        Instance::<M>::new(table, logger, resources).into_model_exchange().into_raw()
+        made.map_or(std::ptr::null_mut(), |instance| instance.into_model_exchange().into_raw())
     })
 }
 
