@@ -371,11 +371,31 @@ fn every_differentiated_pair_family() {
     }
 }
 
+/// The polytope pairs of the contact patch (features identified from the f64 points and
+/// re-derived) and the hull's surface query, in the order given and mirrored: overlapping
+/// (patches) and apart (the closest pair, whose separation is an output).
+#[test]
+fn polytope_pairs_and_hull_surfaces() {
+    use ShapeKind::*;
+    let pairs = [(Box, Box), (ConvexHull, ConvexHull), (ConvexHull, Box), (ConvexHull, Rectangle), (ConvexHull, Sphere), (ConvexHull, Point), (ConvexHull, PointCloud)];
+    let mut rng = Rng(0x9e37_79b9_0000 + 17);
+    for (a, b) in pairs {
+        for (a, b) in [(a, b), (b, a)] {
+            let mut p = Parameters::default();
+            p.friction.law = FrictionLawKind::Stribeck.value();
+            geometry(&mut p.geometry_a, a, &mut rng);
+            geometry(&mut p.geometry_b, b, &mut rng);
+            run(&format!("{}-{}", a.name(), b.name()), &p, &mut rng, 3, (2e-4, 3e-3));
+            run(&format!("{}-{} apart", a.name(), b.name()), &p, &mut rng, 2, (-3e-3, -2e-4));
+        }
+    }
+}
+
 #[test]
 fn refused_pairs_name_the_pair() {
     use ShapeKind::*;
     let mut rng = Rng(0x9e37_79b9_0000 + 16);
-    for (a, b) in [(ConvexHull, ConvexHull), (Box, Box), (Capsule, Box), (Mesh, Box), (Rectangle, Box), (Ellipsoid, Box), (ConvexHull, PointCloud), (Mesh, Sphere), (Box, Cylinder)] {
+    for (a, b) in [(Capsule, Box), (Mesh, Box), (Rectangle, Box), (Ellipsoid, Box), (Mesh, Sphere), (Mesh, PointCloud), (Box, Cylinder), (Cylinder, Cylinder), (ConvexHull, Disk), (ConvexHull, Capsule)] {
         let mut p = Parameters::default();
         geometry(&mut p.geometry_a, a, &mut rng);
         geometry(&mut p.geometry_b, b, &mut rng);

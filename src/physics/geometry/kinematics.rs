@@ -20,7 +20,7 @@
 
 use nalgebra::Vector3;
 
-use super::{capsule_capsule, ContactPoint, GeometryPair};
+use super::{capsule_capsule, kinematics_polytope, ContactPoint, GeometryPair};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::real::Real;
 use crate::physics::shape::{Shape, ShapeKind};
@@ -117,6 +117,9 @@ enum Family {
     /// Two capsules: the whole construction (closest points, stations and their weights) over
     /// the dual frames, each point matched by id.
     CapsuleCapsule,
+    /// Two polytopes (box, hull, a rectangle's prism) of `convex.rs`: its patch or closest pair
+    /// re-derived with the features held (`kinematics_polytope`), each point matched by id.
+    Polytope,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -125,7 +128,7 @@ enum Family {
 /// Surfaces whose query is a closed form (see [`local_surface`]).
 fn closed_form_surface(kind: ShapeKind) -> bool {
     use ShapeKind::*;
-    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid)
+    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid | ConvexHull)
 }
 
 fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> {
@@ -142,10 +145,9 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Plane, Ellipsoid) => Family::PlaneEllipsoid,
         (base, Point | Sphere) if closed_form_surface(base) => Family::SurfacePoint,
         (base, PointCloud) if closed_form_surface(base) => Family::SurfaceCloud,
-        (ConvexHull | Mesh, Point | Sphere | PointCloud) => {
-            return Err("the surface query of a convex hull or a mesh is a search whose features are not tracked")
-        }
+        (Mesh, Point | Sphere | PointCloud) => return Err("the surface query of a mesh is a search whose features are not tracked"),
         (Capsule, Capsule) => Family::CapsuleCapsule,
+        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
         (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
         _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
     })
@@ -177,6 +179,17 @@ impl GeometryPair {
             };
             capsule_capsule::points(&segment(base, base_frame), &segment(follower, follower_frame), &mut capsule_points);
         }
+        if family == Family::Polytope {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let placed = |shape: &'a Shape, pose, frame| kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(shape).expect("a polytope pair"),
+                pose,
+                frame,
+            };
+            capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
+        }
         Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
     }
 
@@ -197,7 +210,7 @@ pub struct Kinematics<'a, S: Real> {
     base_frame: &'a Frame<S>,
     follower: &'a Shape,
     follower_frame: &'a Frame<S>,
-    /// Capsule-capsule: the whole construction over the frames.
+    /// Capsule-capsule and the polytopes: the whole construction over the frames.
     capsule_points: Vec<ContactPoint<S>>,
 }
 
@@ -207,7 +220,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule => *self
+            Family::CapsuleCapsule | Family::Polytope => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)
@@ -474,6 +487,7 @@ fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3
             let gap = S::norm(&(p - point));
             (point, normal, if distance < 0.0 { -gap } else { gap })
         }
+        Shape::ConvexHull(hull) => kinematics_polytope::hull_surface(hull, p),
         _ => unreachable!("no closed-form surface query for {:?}", shape.kind()),
     }
 }

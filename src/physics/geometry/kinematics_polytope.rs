@@ -1,0 +1,530 @@
+//! Contact kinematics of two convex polytopes (Box, ConvexHull, and the box prism below a
+//! Rectangle) over any [`Real`], re-derived from the points `convex.rs` found with their features
+//! held, and the surface query of a convex hull (a sphere, point or cloud point against it).
+//!
+//! `convex.rs` is not generic: it finds the normal by GJK/EPA, then clips the two support faces'
+//! projections into the contact patch. Here the features are identified after the fact from its
+//! `f64` points and the shapes' vertices and faces, and the patch is rebuilt over the frames:
+//!
+//! - **Normal**: A's support face normal when the points carry it (`convex.rs` snaps to it); B's
+//!   (reversed) when the points' normal is B's face normal to EPA's precision; otherwise the
+//!   normal of an edge-edge contact, `±(e_a × e_b) / |e_a × e_b|` of the support edges of A along
+//!   `n` and of B along `-n`.
+//! - **Patch**: the two support faces (the same faces, in the same vertex order, as `convex.rs`
+//!   takes along the points' normal) projected on the plane normal to `n` and clipped
+//!   (Sutherland-Hodgman, every branch decided on the values), so each patch vertex is a face
+//!   vertex or the crossing of two edges' lines, as functions of the poses; the weights (perimeter
+//!   shares, the fade over the patch's width against the depth `max_A n·a - min_B n·b`) and the
+//!   lift of each patch vertex onto both faces along `n` follow.
+//! - **One point** (apart, or the fallback of an empty patch): each witness is classified as a
+//!   vertex, a point of an edge or of a face of its shape; vertex-anything gives the projection
+//!   of the vertex on the other feature, edge-edge the closest points of the two lines. Witness
+//!   pairs that are not unique (edge-face, face-face: parallel features) are not differentiable.
+//!
+//! Where the re-derivation does not reproduce the `f64` points (a feature the identification
+//! cannot name), the tangents are NaN, which the FMU reports as non-finite derivatives rather
+//! than returning wrong numbers.
+
+use nalgebra::{Vector2, Vector3};
+
+use super::kinematics::Frame;
+use super::ContactPoint;
+use crate::physics::math::{Pose, Vec3};
+use crate::physics::real::Real;
+use crate::physics::shape::{ConvexHull, Shape};
+
+/// `convex.rs`'s constants (the patch's construction).
+const SNAP: f64 = 1e-9;
+const FADE_FRACTION: f64 = 0.1;
+/// Features identified to this fraction of the shapes' size.
+const FEATURE_TOLERANCE: f64 = 1e-7;
+/// The re-derived points must reproduce the `f64` ones to this fraction of the shapes' size.
+const VALUE_TOLERANCE: f64 = 1e-6;
+
+/// A convex polytope in its geometry frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Polytope<'a> {
+    /// A box centred at (0, 0, centre_z): a Box, or the prism below a Rectangle.
+    Box { half: Vec3, centre_z: f64 },
+    Hull(&'a ConvexHull),
+}
+
+impl<'a> Polytope<'a> {
+    /// The polytope view of a shape, as `convex.rs` sees it; `None` for other shapes.
+    pub(super) fn of(shape: &'a Shape) -> Option<Polytope<'a>> {
+        Some(match shape {
+            Shape::Box { half_extents } => Polytope::Box { half: *half_extents, centre_z: 0.0 },
+            Shape::Rectangle { half_x, half_y } => {
+                let depth = super::parry::flat_depth(shape);
+                Polytope::Box { half: Vec3::new(*half_x, *half_y, depth / 2.0), centre_z: -depth / 2.0 }
+            }
+            Shape::ConvexHull(hull) if !hull.faces.is_empty() => Polytope::Hull(hull),
+            _ => return None,
+        })
+    }
+
+    fn vertices(&self) -> Vec<Vec3> {
+        match self {
+            Polytope::Box { half, centre_z } => (0..8).map(|i| box_corner(i, half, *centre_z)).collect(),
+            Polytope::Hull(hull) => hull.vertices.clone(),
+        }
+    }
+
+    /// The edges as vertex index pairs.
+    fn edges(&self) -> Vec<(usize, usize)> {
+        match self {
+            Polytope::Box { .. } => (0..8).flat_map(|i| [1, 2, 4].into_iter().filter(move |bit| i & bit == 0).map(move |bit| (i, i | bit))).collect(),
+            Polytope::Hull(hull) => {
+                let graph = &hull.graph;
+                (0..hull.vertices.len())
+                    .flat_map(|i| {
+                        graph.neighbors[graph.neighbor_start[i] as usize..graph.neighbor_start[i + 1] as usize]
+                            .iter()
+                            .map(move |&j| (i, j as usize))
+                            .filter(|(i, j)| i < j)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The faces: a vertex index and the outward unit normal.
+    fn face_planes(&self) -> Vec<(usize, Vec3)> {
+        match self {
+            Polytope::Box { .. } => (0..3)
+                .flat_map(|k| {
+                    [(0usize, -1.0), (1 << k, 1.0)].map(|(corner, s)| {
+                        let mut normal = Vec3::zeros();
+                        normal[k] = s;
+                        (corner, normal)
+                    })
+                })
+                .collect(),
+            Polytope::Hull(hull) => hull.faces.iter().map(|f| (f.vertices[0] as usize, f.normal)).collect(),
+        }
+    }
+
+    /// The support face toward the local direction `d`, exactly as `convex.rs` takes it: its
+    /// vertices (in its order) and outward normal.
+    fn support_face(&self, d: &Vec3) -> (Vec<Vec3>, Vec3) {
+        match self {
+            Polytope::Box { half, centre_z } => {
+                let i = (0..3).max_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()).then(j.cmp(&i))).unwrap_or(2);
+                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+                let s = if d[i] < 0.0 { -1.0 } else { 1.0 };
+                let corner = |a: f64, b: f64| {
+                    let mut p = Vec3::zeros();
+                    p[i] = s * half[i];
+                    p[j] = a * half[j];
+                    p[k] = b * half[k];
+                    p + Vec3::new(0.0, 0.0, *centre_z)
+                };
+                let mut vertices = vec![corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)];
+                if s < 0.0 {
+                    vertices.reverse();
+                }
+                let mut normal = Vec3::zeros();
+                normal[i] = s;
+                (vertices, normal)
+            }
+            Polytope::Hull(hull) => {
+                let top = hull.support_index(d);
+                let face = hull
+                    .graph
+                    .faces_of(top)
+                    .iter()
+                    .map(|&f| &hull.faces[f as usize])
+                    .max_by(|a, b| a.normal.dot(d).total_cmp(&b.normal.dot(d)))
+                    .unwrap_or(&hull.faces[0]);
+                (face.vertices.iter().map(|&i| hull.vertices[i as usize]).collect(), face.normal)
+            }
+        }
+    }
+
+    /// The largest distance of a vertex from the frame's origin (the size tolerances scale with).
+    fn size(&self) -> f64 {
+        self.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+    }
+}
+
+/// Corner `i` of a box (bit 0: +x, bit 1: +y, bit 2: +z).
+fn box_corner(i: usize, half: &Vec3, centre_z: f64) -> Vec3 {
+    let sign = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+    Vec3::new(sign(1) * half.x, sign(2) * half.y, centre_z + sign(4) * half.z)
+}
+
+/// One polytope at its `f64` pose and over its frame.
+pub(super) struct Placed<'a, 'f, S: Real> {
+    pub shape: Polytope<'a>,
+    pub pose: &'f Pose,
+    pub frame: &'f Frame<S>,
+}
+
+/// The points of two polytopes (base A first, as `convex.rs` is called) over the frames: the
+/// `f64` points `found` (canonical order) re-derived with their features held, each with the id
+/// and values of its `f64` point; NaN tangents where the features cannot be identified.
+pub(super) fn points<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    let scale = a.shape.size().max(b.shape.size()).max(1e-12);
+    let derived = match found {
+        [single] => witness_point(a, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
+        _ => patch(a, b, found),
+    };
+    let reproduced = derived.as_ref().filter(|derived| {
+        derived.len() == found.len()
+            && derived.iter().zip(found).all(|(d, f)| {
+                let close = |x: &Vector3<S>, y: &Vec3| (S::vv(x) - y).norm() <= VALUE_TOLERANCE * scale;
+                d.id == f.id
+                    && close(&d.p_a_w, &f.p_a_w)
+                    && close(&d.p_b_w, &f.p_b_w)
+                    && (S::vv(&d.normal_ab_w) - f.normal_ab_w).norm() <= VALUE_TOLERANCE
+                    && (d.separation.v() - f.separation).abs() <= VALUE_TOLERANCE * scale
+                    && (d.weight.v() - f.weight).abs() <= VALUE_TOLERANCE * f.weight.abs().max(1.0)
+            })
+    });
+    debug_assert!(reproduced.is_some(), "the polytope features of {found:?} were not identified: {derived:?}");
+    match reproduced {
+        Some(derived) => derived.clone(),
+        None => {
+            // Not identified: NaN tangents (0 * NaN is NaN), the values stay the f64 ones.
+            let poison = a.frame.r.x * f64::NAN + b.frame.r.x * f64::NAN;
+            let v = |x: &Vec3| Vector3::new(poison, poison, poison) + S::vc(x);
+            found
+                .iter()
+                .map(|f| ContactPoint {
+                    p_a_w: v(&f.p_a_w),
+                    p_b_w: v(&f.p_b_w),
+                    normal_ab_w: v(&f.normal_ab_w),
+                    separation: poison + f.separation,
+                    weight: poison + f.weight,
+                    id: f.id,
+                })
+                .collect()
+        }
+    }
+}
+
+/// The world vertices of a polytope over its frame.
+fn world_vertices<S: Real>(p: &Placed<S>) -> Vec<Vector3<S>> {
+    p.shape.vertices().iter().map(|v| p.frame.fixed_point(v)).collect()
+}
+
+/// Unit vector over the Real.
+fn unit<S: Real>(v: &Vector3<S>) -> Vector3<S> {
+    v / S::norm(v)
+}
+
+/// `v` or `-v`, whichever points along `reference`.
+fn along<S: Real>(v: Vector3<S>, reference: &Vec3) -> Vector3<S> {
+    if S::vv(&v).dot(reference) < 0.0 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// The indices of the vertices within `tolerance` of the largest `d · v`.
+fn support_set(vertices: &[Vec3], d: &Vec3, tolerance: f64) -> Vec<usize> {
+    let top = vertices.iter().map(|v| v.dot(d)).fold(f64::NEG_INFINITY, f64::max);
+    (0..vertices.len()).filter(|&i| vertices[i].dot(d) >= top - tolerance).collect()
+}
+
+/// The patch of two polytopes' support faces, as `convex.rs` builds it, over the frames.
+fn patch<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint]) -> Option<Vec<ContactPoint<S>>> {
+    let n64 = found.first()?.normal_ab_w;
+    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
+    let (face_b, normal_b) = b.shape.support_face(&(b.pose.q.inverse() * -n64));
+    let (na64, nb64) = (a.pose.q * normal_a, b.pose.q * normal_b);
+    let n = if na64.dot(&n64) > 1.0 - SNAP {
+        a.frame.vector(&S::vc(&normal_a))
+    } else if -nb64.dot(&n64) > 1.0 - SNAP {
+        -b.frame.vector(&S::vc(&normal_b))
+    } else {
+        // An edge of A against an edge of B.
+        let scale = a.shape.size().max(b.shape.size());
+        let world = |p: &Placed<S>| p.shape.vertices().iter().map(|v| p.pose.transform_point(v)).collect::<Vec<_>>();
+        let (sa, sb) = (support_set(&world(a), &n64, FEATURE_TOLERANCE * scale), support_set(&world(b), &-n64, FEATURE_TOLERANCE * scale));
+        let (&[a0, a1], &[b0, b1]) = (&sa[..], &sb[..]) else {
+            return None;
+        };
+        let (va, vb) = (world_vertices(a), world_vertices(b));
+        along(unit(&(va[a1] - va[a0]).cross(&(vb[b1] - vb[b0]))), &n64)
+    };
+    // The depth along n: A's support minus B's.
+    let extreme = |vertices: Vec<Vector3<S>>, sign: f64| {
+        vertices.into_iter().map(|v| v.dot(&n) * sign).max_by(|x, y| x.v().total_cmp(&y.v())).unwrap_or(S::c(0.0)) * sign
+    };
+    let depth = extreme(world_vertices(a), 1.0) - extreme(world_vertices(b), -1.0);
+    let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
+    let wb: Vec<Vector3<S>> = face_b.iter().map(|v| b.frame.fixed_point(v)).collect();
+    let (wna, wnb) = (a.frame.vector(&S::vc(&normal_a)), b.frame.vector(&S::vc(&normal_b)));
+    let plane = Plane::new(wa[0], n);
+    let polygon = |vertices: &[Vector3<S>]| counter_clockwise(vertices.iter().map(|v| plane.project(v)).collect());
+    let (pa, pb) = (polygon(&wa), polygon(&wb));
+    let clipped = clip_polygon(&pa, &pb);
+    if clipped.is_empty() {
+        return None;
+    }
+    let total = fade(width(&clipped), width(&pa), width(&pb), depth) * 4.0;
+    let count = clipped.len();
+    let edges: Vec<S> = (0..count).map(|i| length(&(clipped[(i + 1) % count] - clipped[i]))).collect();
+    let perimeter = edges.iter().fold(S::c(0.0), |sum, e| sum + *e);
+    Some(
+        (0..count)
+            .map(|i| {
+                let share = if perimeter.v() > 0.0 { (edges[(i + count - 1) % count] + edges[i]) / (perimeter * 2.0) } else { S::c(1.0 / count as f64) };
+                let q = clipped[i];
+                let p_a = plane.lift(&wa[0], &wna, &q);
+                let p_b = plane.lift(&wb[0], &wnb, &q);
+                ContactPoint::new(p_a, p_b, n).with_id(i as u32).with_weight(total * share)
+            })
+            .collect(),
+    )
+}
+
+type V2<S> = Vector2<S>;
+
+fn cross2<S: Real>(a: &V2<S>, b: &V2<S>) -> S {
+    a.x * b.y - a.y * b.x
+}
+
+/// A 2D vector's length; 0 with zero tangent at 0.
+fn length<S: Real>(v: &V2<S>) -> S {
+    let squared = v.x * v.x + v.y * v.y;
+    if squared.v() > 0.0 {
+        squared.sqrt()
+    } else {
+        S::c(0.0)
+    }
+}
+
+/// `convex.rs`'s patch plane over the Real: normal to `n`, its basis from the same helper axis.
+struct Plane<S: Real> {
+    origin: Vector3<S>,
+    n: Vector3<S>,
+    e1: Vector3<S>,
+    e2: Vector3<S>,
+}
+
+impl<S: Real> Plane<S> {
+    fn new(origin: Vector3<S>, n: Vector3<S>) -> Plane<S> {
+        let helper = if n.x.v().abs() < 0.6 { Vector3::x() } else { Vector3::y() };
+        let e1 = unit(&n.cross(&S::vc(&helper)));
+        let e2 = n.cross(&e1);
+        Plane { origin, n, e1, e2 }
+    }
+
+    fn project(&self, p: &Vector3<S>) -> V2<S> {
+        let d = p - self.origin;
+        V2::new(d.dot(&self.e1), d.dot(&self.e2))
+    }
+
+    /// The point of the face plane (through `vertex`, normal `normal`) on the line along n
+    /// through `q`.
+    fn lift(&self, vertex: &Vector3<S>, normal: &Vector3<S>, q: &V2<S>) -> Vector3<S> {
+        let at = self.origin + self.e1 * q.x + self.e2 * q.y;
+        let denominator = self.n.dot(normal);
+        if denominator.v().abs() < 1e-12 {
+            return at;
+        }
+        at + self.n * ((vertex - at).dot(normal) / denominator)
+    }
+}
+
+fn counter_clockwise<S: Real>(mut polygon: Vec<V2<S>>) -> Vec<V2<S>> {
+    let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[(i + 1) % polygon.len()]).v()).sum();
+    if area < 0.0 {
+        polygon.reverse();
+    }
+    polygon
+}
+
+/// Sutherland-Hodgman as in `convex.rs`, each side test decided on the values.
+fn clip_polygon<S: Real>(subject: &[V2<S>], clip: &[V2<S>]) -> Vec<V2<S>> {
+    let mut output = subject.to_vec();
+    for i in 0..clip.len() {
+        let (c0, c1) = (clip[i], clip[(i + 1) % clip.len()]);
+        let edge = c1 - c0;
+        if edge.x.v() == 0.0 && edge.y.v() == 0.0 {
+            continue;
+        }
+        let input = std::mem::take(&mut output);
+        let side = |p: &V2<S>| cross2(&edge, &(p - c0));
+        for k in 0..input.len() {
+            let (previous, current) = (input[(k + input.len() - 1) % input.len()], input[k]);
+            let (s_previous, s_current) = (side(&previous), side(&current));
+            let crossing = || previous + (current - previous) * (s_previous / (s_previous - s_current));
+            if s_current.v() >= 0.0 {
+                if s_previous.v() < 0.0 {
+                    output.push(crossing());
+                }
+                output.push(current);
+            } else if s_previous.v() >= 0.0 {
+                output.push(crossing());
+            }
+        }
+        if output.is_empty() {
+            break;
+        }
+    }
+    output
+}
+
+/// The least extent of a convex polygon across its edges' directions.
+fn width<S: Real>(polygon: &[V2<S>]) -> S {
+    let mut least: Option<S> = None;
+    for i in 0..polygon.len() {
+        let edge = polygon[(i + 1) % polygon.len()] - polygon[i];
+        let edge_length = length(&edge);
+        if edge_length.v() <= 0.0 {
+            continue;
+        }
+        let extent = polygon.iter().map(|p| cross2(&edge, &(p - polygon[i])).abs() / edge_length).fold(S::c(0.0), |m, x| m.max(x));
+        least = Some(least.map_or(extent, |l| l.min(extent)));
+    }
+    least.unwrap_or(S::c(0.0))
+}
+
+fn fade<S: Real>(patch_width: S, width_a: S, width_b: S, depth: S) -> S {
+    let reference = width_a.min(width_b) * FADE_FRACTION;
+    if reference.v() <= 0.0 {
+        return S::c(1.0);
+    }
+    let x = (patch_width - depth.max(S::c(0.0))) / reference;
+    if x.v() < 0.0 {
+        S::c(0.0)
+    } else if x.v() > 1.0 {
+        S::c(1.0)
+    } else {
+        x
+    }
+}
+
+/// A feature of a polytope holding a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Feature {
+    Vertex(usize),
+    Edge(usize, usize),
+    /// A face: one of its vertices and its local normal.
+    Face(usize, Vec3),
+}
+
+/// The smallest feature of `shape` holding the local point `p` (to `tolerance`).
+fn classify(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
+    let vertices = shape.vertices();
+    if let Some(i) = (0..vertices.len()).find(|&i| (vertices[i] - p).norm() <= tolerance) {
+        return Some(Feature::Vertex(i));
+    }
+    for (i, j) in shape.edges() {
+        let (a, d) = (vertices[i], vertices[j] - vertices[i]);
+        let t = ((p - a).dot(&d) / d.norm_squared()).clamp(0.0, 1.0);
+        if (a + d * t - p).norm() <= tolerance {
+            return Some(Feature::Edge(i, j));
+        }
+    }
+    shape
+        .face_planes()
+        .into_iter()
+        .map(|(i, normal)| (i, normal, (p - vertices[i]).dot(&normal).abs()))
+        .filter(|(.., height)| *height <= tolerance)
+        .min_by(|x, y| x.2.total_cmp(&y.2))
+        .map(|(i, normal, _)| Feature::Face(i, normal))
+}
+
+/// The point of `feature` (over the frame) nearest to the point `x`.
+fn nearest_on<S: Real>(feature: Feature, vertices: &[Vector3<S>], frame: &Frame<S>, x: &Vector3<S>) -> Vector3<S> {
+    match feature {
+        Feature::Vertex(i) => vertices[i],
+        Feature::Edge(i, j) => {
+            let d = vertices[j] - vertices[i];
+            vertices[i] + d * ((x - vertices[i]).dot(&d) / d.dot(&d))
+        }
+        Feature::Face(i, normal) => {
+            let normal = frame.vector(&S::vc(&normal));
+            x - normal * (x - vertices[i]).dot(&normal)
+        }
+    }
+}
+
+/// The one point (GJK's closest or EPA's deepest pair) with its witnesses' features held.
+fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, scale: f64) -> Option<ContactPoint<S>> {
+    let tolerance = FEATURE_TOLERANCE * scale;
+    let local = |p: &Placed<S>, x: &Vec3| p.pose.q.inverse() * (x - p.pose.r);
+    let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance)?;
+    let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance)?;
+    let (va, vb) = (world_vertices(a), world_vertices(b));
+    let n64 = found.normal_ab_w;
+    let (p_a, p_b, n) = match (fa, fb) {
+        (Feature::Vertex(i), other) => {
+            let p_b = nearest_on(other, &vb, b.frame, &va[i]);
+            let n = match other {
+                Feature::Face(_, normal) => -b.frame.vector(&S::vc(&normal)),
+                _ => along(unit(&(p_b - va[i])), &n64),
+            };
+            (va[i], p_b, n)
+        }
+        (other, Feature::Vertex(j)) => {
+            let p_a = nearest_on(other, &va, a.frame, &vb[j]);
+            let n = match other {
+                Feature::Face(_, normal) => a.frame.vector(&S::vc(&normal)),
+                _ => along(unit(&(vb[j] - p_a)), &n64),
+            };
+            (p_a, vb[j], n)
+        }
+        (Feature::Edge(i, j), Feature::Edge(k, l)) => {
+            // Closest points of the two lines.
+            let (d1, d2, r) = (va[j] - va[i], vb[l] - vb[k], va[i] - vb[k]);
+            let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
+            let denominator = aa * ee - bb * bb;
+            let s = (bb * f - c * ee) / denominator;
+            let t = (aa * f - bb * c) / denominator;
+            (va[i] + d1 * s, vb[k] + d2 * t, along(unit(&d1.cross(&d2)), &n64))
+        }
+        _ => return None,
+    };
+    Some(ContactPoint::new(p_a, p_b, n))
+}
+
+/// The hull's surface query (`convex::hull_surface`) over any [`Real`] at the local point `p`:
+/// the nearest face plane inside, the nearest face, edge or vertex outside, held as the `f64`
+/// query found it. NaN tangents if the nearest feature cannot be named.
+pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
+    let value = S::vv(p);
+    let (point64, _, distance64) = super::convex::hull_surface(hull, &value);
+    let vertices: Vec<Vector3<S>> = hull.vertices.iter().map(S::vc).collect();
+    let face_result = |i: usize, normal: &Vec3| {
+        let normal = S::vc(normal);
+        let height = (p - vertices[i]).dot(&normal);
+        (p - normal * height, normal, height)
+    };
+    if distance64 <= 0.0 {
+        // Inside: the nearest face plane, as the f64 query takes it.
+        let nearest = hull
+            .faces
+            .iter()
+            .map(|f| (f, (value - hull.vertices[f.vertices[0] as usize]).dot(&f.normal)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((face, _)) = nearest {
+            return face_result(face.vertices[0] as usize, &face.normal);
+        }
+    } else {
+        let shape = Polytope::Hull(hull);
+        let tolerance = FEATURE_TOLERANCE * shape.size().max(1e-12);
+        let from_point = |q: Vector3<S>| {
+            let offset = p - q;
+            let distance = S::norm(&offset);
+            (q, offset / distance, distance)
+        };
+        match classify(&shape, &point64, tolerance) {
+            Some(Feature::Face(i, normal)) => return face_result(i, &normal),
+            Some(feature @ (Feature::Vertex(_) | Feature::Edge(..))) => {
+                let frame = Frame { r: Vector3::zeros(), axes: [Vector3::x(), Vector3::y(), Vector3::z()].map(|a| S::vc(&a)) };
+                return from_point(nearest_on(feature, &vertices, &frame, p));
+            }
+            None => {}
+        }
+    }
+    let poison = p.x * f64::NAN;
+    let (point, normal, distance) = super::convex::hull_surface(hull, &value);
+    let v = |x: &Vec3| S::vc(x) + Vector3::new(poison, poison, poison);
+    (v(&point), v(&normal), poison + distance)
+}
