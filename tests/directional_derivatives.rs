@@ -372,12 +372,13 @@ fn every_differentiated_pair_family() {
 }
 
 /// The polytope pairs of the contact patch (features identified from the f64 points and
-/// re-derived) and the hull's surface query, in the order given and mirrored: overlapping
+/// re-derived), the face-box pairs (coverage weight over the poses) and the hull's surface
+/// query, in the order given and mirrored: overlapping
 /// (patches) and apart (the closest pair, whose separation is an output).
 #[test]
-fn polytope_pairs_and_hull_surfaces() {
+fn polytope_face_box_and_hull_surface_pairs() {
     use ShapeKind::*;
-    let pairs = [(Box, Box), (ConvexHull, ConvexHull), (ConvexHull, Box), (ConvexHull, Rectangle), (ConvexHull, Sphere), (ConvexHull, Point), (ConvexHull, PointCloud)];
+    let pairs = [(Box, Box), (ConvexHull, ConvexHull), (ConvexHull, Box), (ConvexHull, Rectangle), (ConvexHull, Sphere), (ConvexHull, Point), (ConvexHull, PointCloud), (Rectangle, Box), (Disk, Box)];
     let mut rng = Rng(0x9e37_79b9_0000 + 17);
     for (a, b) in pairs {
         for (a, b) in [(a, b), (b, a)] {
@@ -395,7 +396,7 @@ fn polytope_pairs_and_hull_surfaces() {
 fn refused_pairs_name_the_pair() {
     use ShapeKind::*;
     let mut rng = Rng(0x9e37_79b9_0000 + 16);
-    for (a, b) in [(Capsule, Box), (Mesh, Box), (Rectangle, Box), (Ellipsoid, Box), (Mesh, Sphere), (Mesh, PointCloud), (Box, Cylinder), (Cylinder, Cylinder), (ConvexHull, Disk), (ConvexHull, Capsule)] {
+    for (a, b) in [(Capsule, Box), (Mesh, Box), (Rectangle, Cylinder), (Disk, Rectangle), (Ellipsoid, Box), (Mesh, Sphere), (Mesh, PointCloud), (Box, Cylinder), (Cylinder, Cylinder), (ConvexHull, Disk), (ConvexHull, Capsule)] {
         let mut p = Parameters::default();
         geometry(&mut p.geometry_a, a, &mut rng);
         geometry(&mut p.geometry_b, b, &mut rng);

@@ -20,7 +20,7 @@
 
 use nalgebra::Vector3;
 
-use super::{capsule_capsule, kinematics_polytope, ContactPoint, GeometryPair};
+use super::{capsule_capsule, kinematics_face, kinematics_polytope, ContactPoint, GeometryPair};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::real::Real;
 use crate::physics::shape::{Shape, ShapeKind};
@@ -120,6 +120,9 @@ enum Family {
     /// Two polytopes (box, hull, a rectangle's prism) of `convex.rs`: its patch or closest pair
     /// re-derived with the features held (`kinematics_polytope`), each point matched by id.
     Polytope,
+    /// A Rectangle or Disk face and a box (`face_box`): its corners and covered-fraction weight
+    /// over the frames (`kinematics_face`), each point matched by id.
+    FaceBox,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -148,6 +151,7 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Mesh, Point | Sphere | PointCloud) => return Err("the surface query of a mesh is a search whose features are not tracked"),
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
+        (Rectangle | Disk, Box) => Family::FaceBox,
         (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
         _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
     })
@@ -190,6 +194,12 @@ impl GeometryPair {
             };
             capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
         }
+        if family == Family::FaceBox {
+            let (Some(outline), Shape::Box { half_extents }) = (super::finite_face::Outline::of(base), follower) else {
+                unreachable!("face-box with {base:?} and {follower:?}")
+            };
+            capsule_points = kinematics_face::face_box(&outline, base_frame, half_extents, follower_frame);
+        }
         Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
     }
 
@@ -210,7 +220,7 @@ pub struct Kinematics<'a, S: Real> {
     base_frame: &'a Frame<S>,
     follower: &'a Shape,
     follower_frame: &'a Frame<S>,
-    /// Capsule-capsule and the polytopes: the whole construction over the frames.
+    /// Capsule-capsule, the polytopes and face-box: the whole construction over the frames.
     capsule_points: Vec<ContactPoint<S>>,
 }
 
@@ -220,7 +230,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule | Family::Polytope => *self
+            Family::CapsuleCapsule | Family::Polytope | Family::FaceBox => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)

@@ -28,6 +28,7 @@ mod finite_face;
 mod height_field;
 mod hull_plane;
 pub mod kinematics;
+mod kinematics_face;
 mod kinematics_polytope;
 mod mesh;
 pub mod parry;
