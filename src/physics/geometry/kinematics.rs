@@ -120,9 +120,11 @@ enum Family {
     /// Two polytopes (box, hull, a rectangle's prism) of `convex.rs`: its patch or closest pair
     /// re-derived with the features held (`kinematics_polytope`), each point matched by id.
     Polytope,
-    /// A Rectangle or Disk face and a box (`face_box`): its corners and covered-fraction weight
-    /// over the frames (`kinematics_face`), each point matched by id.
-    FaceBox,
+    /// A Rectangle or Disk face and a box, cylinder or capsule, or two faces (`face_box`,
+    /// `face_cylinder`, `face_capsule`, `face_face`): the candidates and the covered-fraction
+    /// weight over the frames (`kinematics_face`), each point matched by id.
+    FaceSolid,
+    FaceFace,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -151,7 +153,8 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Mesh, Point | Sphere | PointCloud) => return Err("the surface query of a mesh is a search whose features are not tracked"),
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
-        (Rectangle | Disk, Box) => Family::FaceBox,
+        (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
+        (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
         (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
         _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
     })
@@ -194,11 +197,12 @@ impl GeometryPair {
             };
             capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
         }
-        if family == Family::FaceBox {
-            let (Some(outline), Shape::Box { half_extents }) = (super::finite_face::Outline::of(base), follower) else {
-                unreachable!("face-box with {base:?} and {follower:?}")
-            };
-            capsule_points = kinematics_face::face_box(&outline, base_frame, half_extents, follower_frame);
+        if family == Family::FaceSolid {
+            let outline = super::finite_face::Outline::of(base).expect("a face base");
+            capsule_points = kinematics_face::face_solid(&outline, base_frame, follower, follower_frame);
+        }
+        if family == Family::FaceFace {
+            capsule_points = kinematics_face::face_face(base, base_frame, follower, follower_frame);
         }
         Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
     }
@@ -220,7 +224,7 @@ pub struct Kinematics<'a, S: Real> {
     base_frame: &'a Frame<S>,
     follower: &'a Shape,
     follower_frame: &'a Frame<S>,
-    /// Capsule-capsule, the polytopes and face-box: the whole construction over the frames.
+    /// Capsule-capsule, the polytopes and the face pairs: the whole construction over the frames.
     capsule_points: Vec<ContactPoint<S>>,
 }
 
@@ -230,7 +234,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule | Family::Polytope | Family::FaceBox => *self
+            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)
@@ -357,7 +361,7 @@ fn kinematics<S: Real>(family: Family, base: &Shape, fb: &Frame<S>, follower: &S
 
 /// Rim point `k` (0 the lowest along -n, then +90, +180, +270 degrees about the axis) of a
 /// circle, as `cylinder_plane::rim_points`.
-fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius: f64, reference: &Vector3<S>, n: &Vector3<S>, k: u32) -> Vector3<S> {
+pub(super) fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius: f64, reference: &Vector3<S>, n: &Vector3<S>, k: u32) -> Vector3<S> {
     let across = -(n - axis * n.dot(axis));
     let norm = S::norm(&across);
     let u = if norm.v() > 1e-12 { across / norm } else { *reference };
