@@ -11,10 +11,12 @@
 //! laws evaluate at exactly the point the outputs came from.
 //!
 //! Capsule-capsule runs its whole closed-form construction (closest points, stations and their
-//! pose-dependent weights) over the dual frames. Pair families whose points come from an
-//! iterative solve (GJK/EPA and the contact patch of `convex.rs`, the mesh pairs), whose weights
-//! depend on the poses through code not yet generic (the finite-face pairs), or whose surface
-//! query is a search whose features are not tracked (hull and mesh surfaces) are refused by
+//! pose-dependent weights) over the dual frames; so do the finite-face pairs
+//! (`kinematics_face`). The polytope pairs of `convex.rs` (box-box, hull-hull, hull-box,
+//! hull-rectangle) and the hull's surface query identify their features from the `f64` points
+//! and re-derive them (`kinematics_polytope`). Pair families whose points come from an iterative
+//! solve with curved features (the other GJK/EPA pairs, the mesh pairs), or whose surface query
+//! is a search whose features are not tracked (mesh surfaces) are refused by
 //! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
 //! differentiated by one Newton step over the Real from its converged root.
 
@@ -155,8 +157,7 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
         (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
         (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
-        (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
-        _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
+        _ => return Err("the contact points come from an iterative solve (GJK/EPA with curved features, or a mesh) whose features are not tracked"),
     })
 }
 
