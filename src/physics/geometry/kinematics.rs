@@ -127,6 +127,9 @@ enum Family {
     /// weight over the frames (`kinematics_face`), each point matched by id.
     FaceSolid,
     FaceFace,
+    /// An ellipsoid and a polytope of `convex.rs`: its one point against a face or a vertex
+    /// (`kinematics_polytope`), matched by id.
+    EllipsoidPolytope,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -155,6 +158,7 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Mesh, Point | Sphere | PointCloud) => return Err("the surface query of a mesh is a search whose features are not tracked"),
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
+        (Ellipsoid, ConvexHull | Box | Rectangle) => Family::EllipsoidPolytope,
         (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
         (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
         _ => return Err("the contact points come from an iterative solve (GJK/EPA with curved features, or a mesh) whose features are not tracked"),
@@ -198,6 +202,18 @@ impl GeometryPair {
             };
             capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
         }
+        if family == Family::EllipsoidPolytope {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let Shape::Ellipsoid { semi_axes } = base else { unreachable!("ellipsoid-polytope with {base:?}") };
+            let placed = kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(follower).expect("a polytope follower"),
+                pose: follower_pose,
+                frame: follower_frame,
+            };
+            capsule_points = kinematics_polytope::ellipsoid_points(semi_axes, base_frame, &placed, &found);
+        }
         if family == Family::FaceSolid {
             let outline = super::finite_face::Outline::of(base).expect("a face base");
             capsule_points = kinematics_face::face_solid(&outline, base_frame, follower, follower_frame);
@@ -235,7 +251,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace => *self
+            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace | Family::EllipsoidPolytope => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)
@@ -386,7 +402,7 @@ fn surface<S: Real>(shape: &Shape, frame: &Frame<S>, p_w: &Vector3<S>) -> (Vecto
 
 /// `distance::local_surface` over any [`Real`], for the closed-form surfaces: the same branches,
 /// decided on the values.
-fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
+pub(super) fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
     let zero = S::c(0.0);
     let z = Vector3::new(zero, zero, S::c(1.0));
     let flat = |p: &Vector3<S>| Vector3::new(p.x, p.y, zero);

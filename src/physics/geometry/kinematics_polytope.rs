@@ -38,8 +38,12 @@ const SNAP: f64 = 1e-9;
 const FADE_FRACTION: f64 = 0.1;
 /// Features identified to this fraction of the shapes' size.
 const FEATURE_TOLERANCE: f64 = 1e-7;
-/// The re-derived points must reproduce the `f64` ones to this fraction of the shapes' size.
+/// The re-derived points must reproduce the `f64` ones to this fraction of the shapes' size
+/// (a wrong feature misses by a good part of it): polytopes, whose `f64` points are exact to
+/// rounding, and an ellipsoid, whose `f64` normal comes from an iteration that stops near
+/// 1e-6 of it.
 const VALUE_TOLERANCE: f64 = 1e-6;
+const ELLIPSOID_VALUE_TOLERANCE: f64 = 1e-4;
 
 /// A convex polytope in its geometry frame.
 #[derive(Clone, Copy, Debug)]
@@ -169,16 +173,29 @@ pub(super) fn points<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoin
         [single] => witness_point(a, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
         _ => patch(a, b, found),
     };
+    checked(a.frame, b.frame, found, derived, VALUE_TOLERANCE, scale)
+}
+
+/// `derived` if it reproduces `found` (ids; values to `relative` of 1 or of the shapes' size
+/// `scale`); otherwise `found` with NaN tangents.
+fn checked<S: Real>(
+    frame_a: &Frame<S>,
+    frame_b: &Frame<S>,
+    found: &[ContactPoint],
+    derived: Option<Vec<ContactPoint<S>>>,
+    relative: f64,
+    scale: f64,
+) -> Vec<ContactPoint<S>> {
     let reproduced = derived.as_ref().filter(|derived| {
         derived.len() == found.len()
             && derived.iter().zip(found).all(|(d, f)| {
-                let close = |x: &Vector3<S>, y: &Vec3| (S::vv(x) - y).norm() <= VALUE_TOLERANCE * scale;
+                let close = |x: &Vector3<S>, y: &Vec3| (S::vv(x) - y).norm() <= relative * scale;
                 d.id == f.id
                     && close(&d.p_a_w, &f.p_a_w)
                     && close(&d.p_b_w, &f.p_b_w)
-                    && (S::vv(&d.normal_ab_w) - f.normal_ab_w).norm() <= VALUE_TOLERANCE
-                    && (d.separation.v() - f.separation).abs() <= VALUE_TOLERANCE * scale
-                    && (d.weight.v() - f.weight).abs() <= VALUE_TOLERANCE * f.weight.abs().max(1.0)
+                    && (S::vv(&d.normal_ab_w) - f.normal_ab_w).norm() <= relative
+                    && (d.separation.v() - f.separation).abs() <= relative * scale
+                    && (d.weight.v() - f.weight).abs() <= relative * f.weight.abs().max(1.0)
             })
     });
     debug_assert!(reproduced.is_some(), "the polytope features of {found:?} were not identified: {derived:?}");
@@ -186,7 +203,7 @@ pub(super) fn points<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoin
         Some(derived) => derived.clone(),
         None => {
             // Not identified: NaN tangents (0 * NaN is NaN), the values stay the f64 ones.
-            let poison = a.frame.r.x * f64::NAN + b.frame.r.x * f64::NAN;
+            let poison = frame_a.r.x * f64::NAN + frame_b.r.x * f64::NAN;
             let v = |x: &Vec3| Vector3::new(poison, poison, poison) + S::vc(x);
             found
                 .iter()
@@ -527,4 +544,118 @@ pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vecto
     let (point, normal, distance) = super::convex::hull_surface(hull, &value);
     let v = |x: &Vec3| S::vc(x) + Vector3::new(poison, poison, poison);
     (v(&point), v(&normal), poison + distance)
+}
+
+/// An ellipsoid of semi-axes `semi_axes` (A, over `a_frame`) and a polytope (B): the one point
+/// `convex.rs` gives, re-derived. Against a face of B (the points' normal is B's face normal,
+/// or apart the witness lies inside a face) the normal is that face's, A's witness the
+/// ellipsoid's support point along it and B's its projection on the face. Against a vertex of B
+/// (B's only support vertex along the normal, or apart the witness is a vertex) the normal is
+/// the ellipsoid's outward normal at the vertex's nearest surface point (the ellipsoid's surface
+/// query, differentiated by its Newton step), A's witness that point, and B's the vertex (apart)
+/// or, overlapping, the point of B's support face along the normal from it, as `convex.rs` lifts
+/// it. Against an edge the normal is implicit in the edge and the curved surface: NaN tangents.
+pub(super) fn ellipsoid_points<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    let scale = semi_axes.amax().max(b.shape.size()).max(1e-12);
+    let derived = match found {
+        [single] => ellipsoid_point(semi_axes, a_frame, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
+        _ => None,
+    };
+    checked(a_frame, b.frame, found, derived, ELLIPSOID_VALUE_TOLERANCE, scale)
+}
+
+fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>, found: &ContactPoint, scale: f64) -> Option<ContactPoint<S>> {
+    let n64 = found.normal_ab_w;
+    let tolerance = FEATURE_TOLERANCE * scale;
+    let (face_b, normal_b) = b.shape.support_face(&(b.pose.q.inverse() * -n64));
+    let face_normal = -b.frame.vector(&S::vc(&normal_b));
+    let support = |n: &Vector3<S>| {
+        let d = a_frame.local(&(a_frame.r + n));
+        let ad = Vector3::new(d.x * semi_axes.x, d.y * semi_axes.y, d.z * semi_axes.z);
+        let norm = S::norm(&ad);
+        a_frame.point(&Vector3::new(ad.x * semi_axes.x, ad.y * semi_axes.y, ad.z * semi_axes.z).map(|c| c / norm))
+    };
+    let on_face = |p_a: &Vector3<S>, n: &Vector3<S>| {
+        let (v0, nf) = (b.frame.fixed_point(&face_b[0]), b.frame.vector(&S::vc(&normal_b)));
+        p_a + n * ((v0 - p_a).dot(&nf) / n.dot(&nf))
+    };
+    let vertex_case = |vertex: usize, apart: bool| {
+        let v = b.frame.fixed_point(&b.shape.vertices()[vertex]);
+        let (_, normal, _) = super::kinematics::local_surface(&Shape::Ellipsoid { semi_axes: *semi_axes }, &a_frame.local(&v));
+        let n = a_frame.vector(&normal);
+        let p_a = support(&n);
+        let p_b = if apart { v } else { on_face(&p_a, &n) };
+        ContactPoint::new(p_a, p_b, n)
+    };
+    let face_case = || {
+        let p_a = support(&face_normal);
+        ContactPoint::new(p_a, on_face(&p_a, &face_normal), face_normal)
+    };
+    let edge_case = |i: usize, j: usize, apart: bool| {
+        let vertices = b.shape.vertices();
+        let (l0, l1) = (b.frame.fixed_point(&vertices[i]), b.frame.fixed_point(&vertices[j]));
+        let n = ellipsoid_line_normal(semi_axes, a_frame, &l0, &l1, &n64);
+        let p_a = support(&n);
+        let e = l1 - l0;
+        let p_b = if apart { l0 + e * ((p_a - l0).dot(&e) / e.dot(&e)) } else { on_face(&p_a, &n) };
+        ContactPoint::new(p_a, p_b, n)
+    };
+    let is_edge = |i: usize, j: usize| b.shape.edges().iter().any(|&(k, l)| (k, l) == (i.min(j), i.max(j)));
+    if found.separation > 0.0 {
+        let local = b.pose.q.inverse() * (found.p_b_w - b.pose.r);
+        return match classify(&b.shape, &local, tolerance)? {
+            Feature::Vertex(i) => Some(vertex_case(i, true)),
+            Feature::Edge(i, j) => Some(edge_case(i, j, true)),
+            Feature::Face(..) if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP => Some(face_case()),
+            _ => None,
+        };
+    }
+    if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP {
+        return Some(face_case());
+    }
+    let world: Vec<Vec3> = b.shape.vertices().iter().map(|v| b.pose.transform_point(v)).collect();
+    match support_set(&world, &-n64, tolerance)[..] {
+        [vertex] => Some(vertex_case(vertex, false)),
+        [i, j] if is_edge(i, j) => Some(edge_case(i, j, false)),
+        _ => None,
+    }
+}
+
+/// The normal between an ellipsoid (semi-axes `a`, frame `frame`) and the line through `l0`,
+/// `l1` at their closest (apart) or deepest (overlapping) pair, whose value is `n64`: normal to
+/// the line, n = cos θ u + sin θ w (u, w ⊥ the line), with the ellipsoid's support point s(n) in
+/// the plane of n and the line: g(θ) = (s(n) - l0) · (n × e) = 0. One Newton step over the Real
+/// from the value's θ0, with g'(θ0) by a dual number in θ: at the root, the step's tangent is the
+/// implicit function's, -g_x dx / g'(θ0), exact. n is taken to first order in the step
+/// (`n0 + δ n0'`), which is exact for the tangents since δ's value is 0 at the root.
+fn ellipsoid_line_normal<S: Real>(a: &Vec3, frame: &Frame<S>, l0: &Vector3<S>, l1: &Vector3<S>, n64: &Vec3) -> Vector3<S> {
+    fn g<T: Real>(a: &Vec3, frame: &Frame<T>, l0: &Vector3<T>, e: &Vector3<T>, u: &Vector3<T>, w: &Vector3<T>, theta0: f64, delta: T) -> (T, Vector3<T>) {
+        let (c0, s0) = (theta0.cos(), theta0.sin());
+        let n = u * (-(delta * s0) + c0) + w * (delta * c0 + s0);
+        let d = Vector3::new(frame.axes[0].dot(&n), frame.axes[1].dot(&n), frame.axes[2].dot(&n));
+        let ad = Vector3::new(d.x * a.x, d.y * a.y, d.z * a.z);
+        let norm = T::norm(&ad);
+        let s = frame.point(&Vector3::new(ad.x * a.x, ad.y * a.y, ad.z * a.z).map(|c| c / norm));
+        ((s - l0).dot(&n.cross(e)), n)
+    }
+    let basis = |e: &Vector3<S>| {
+        let e = unit(e);
+        let helper = if e.x.v().abs() < 0.6 { Vector3::x() } else { Vector3::y() };
+        let u = unit(&e.cross(&S::vc(&helper)));
+        let w = e.cross(&u);
+        (e, u, w)
+    };
+    let (e, u, w) = basis(&(l1 - l0));
+    let theta0 = n64.dot(&S::vv(&w)).atan2(n64.dot(&S::vv(&u)));
+    // g'(θ0) at the values, by a dual number in θ.
+    let slope = {
+        type D = crate::physics::dual::Dual<1>;
+        let frame_v = Frame::<D> { r: D::vc(&S::vv(&frame.r)), axes: frame.axes.map(|x| D::vc(&S::vv(&x))) };
+        let v = |x: &Vector3<S>| D::vc(&S::vv(x));
+        let (g, _) = g(a, &frame_v, &v(l0), &v(&e), &v(&u), &v(&w), theta0, D::new(0.0, [1.0]));
+        g.d[0]
+    };
+    let (value, _) = g(a, frame, l0, &e, &u, &w, theta0, S::c(0.0));
+    let (_, n) = g(a, frame, l0, &e, &u, &w, theta0, -(value / slope));
+    n
 }
