@@ -1,6 +1,7 @@
 //! Contact kinematics of two convex polytopes (Box, ConvexHull, and the box prism below a
-//! Rectangle) over any [`Real`], re-derived from the points `convex.rs` found with their features
-//! held, and the surface query of a convex hull (a sphere, point or cloud point against it).
+//! Rectangle), and of an ellipsoid against one, over any [`Real`], re-derived from the points
+//! `convex.rs` found with their features held, and the surface query of a convex hull (a
+//! sphere, point or cloud point against it).
 //!
 //! `convex.rs` is not generic: it finds the normal by GJK/EPA, then clips the two support faces'
 //! projections into the contact patch. Here the features are identified after the fact from its
