@@ -630,7 +630,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
 /// implicit function's, -g_x dx / g'(θ0), exact. n is taken to first order in the step
 /// (`n0 + δ n0'`), which is exact for the tangents since δ's value is 0 at the root.
 fn ellipsoid_line_normal<S: Real>(a: &Vec3, frame: &Frame<S>, l0: &Vector3<S>, l1: &Vector3<S>, n64: &Vec3) -> Vector3<S> {
-    fn g<T: Real>(a: &Vec3, frame: &Frame<T>, l0: &Vector3<T>, e: &Vector3<T>, u: &Vector3<T>, w: &Vector3<T>, theta0: f64, delta: T) -> (T, Vector3<T>) {
+    fn g<T: Real>(a: &Vec3, frame: &Frame<T>, l0: &Vector3<T>, [e, u, w]: [&Vector3<T>; 3], theta0: f64, delta: T) -> (T, Vector3<T>) {
         let (c0, s0) = (theta0.cos(), theta0.sin());
         let n = u * (-(delta * s0) + c0) + w * (delta * c0 + s0);
         let d = Vector3::new(frame.axes[0].dot(&n), frame.axes[1].dot(&n), frame.axes[2].dot(&n));
@@ -653,10 +653,10 @@ fn ellipsoid_line_normal<S: Real>(a: &Vec3, frame: &Frame<S>, l0: &Vector3<S>, l
         type D = crate::physics::dual::Dual<1>;
         let frame_v = Frame::<D> { r: D::vc(&S::vv(&frame.r)), axes: frame.axes.map(|x| D::vc(&S::vv(&x))) };
         let v = |x: &Vector3<S>| D::vc(&S::vv(x));
-        let (g, _) = g(a, &frame_v, &v(l0), &v(&e), &v(&u), &v(&w), theta0, D::new(0.0, [1.0]));
+        let (g, _) = g(a, &frame_v, &v(l0), [&v(&e), &v(&u), &v(&w)], theta0, D::new(0.0, [1.0]));
         g.d[0]
     };
-    let (value, _) = g(a, frame, l0, &e, &u, &w, theta0, S::c(0.0));
-    let (_, n) = g(a, frame, l0, &e, &u, &w, theta0, -(value / slope));
+    let (value, _) = g(a, frame, l0, [&e, &u, &w], theta0, S::c(0.0));
+    let (_, n) = g(a, frame, l0, [&e, &u, &w], theta0, -(value / slope));
     n
 }
