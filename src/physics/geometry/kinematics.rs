@@ -130,6 +130,9 @@ enum Family {
     /// An ellipsoid and a polytope of `convex.rs`: its one point against a face or a vertex
     /// (`kinematics_polytope`), matched by id.
     EllipsoidPolytope,
+    /// A polytope and a capsule of `convex.rs`: its patch or closest pair re-derived
+    /// (`kinematics_polytope`), matched by id.
+    PolytopeCapsule,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -159,6 +162,7 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
         (Ellipsoid, ConvexHull | Box | Rectangle) => Family::EllipsoidPolytope,
+        (ConvexHull | Box, Capsule) => Family::PolytopeCapsule,
         (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
         (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
         _ => return Err("the contact points come from an iterative solve (GJK/EPA with curved features, or a mesh) whose features are not tracked"),
@@ -214,6 +218,18 @@ impl GeometryPair {
             };
             capsule_points = kinematics_polytope::ellipsoid_points(semi_axes, base_frame, &placed, &found);
         }
+        if family == Family::PolytopeCapsule {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let Shape::Capsule { radius, half_length } = *follower else { unreachable!("polytope-capsule with {follower:?}") };
+            let placed = kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(base).expect("a polytope base"),
+                pose: base_pose,
+                frame: base_frame,
+            };
+            capsule_points = kinematics_polytope::capsule_points(&placed, radius, half_length, follower_pose, follower_frame, &found);
+        }
         if family == Family::FaceSolid {
             let outline = super::finite_face::Outline::of(base).expect("a face base");
             capsule_points = kinematics_face::face_solid(&outline, base_frame, follower, follower_frame);
@@ -251,7 +267,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace | Family::EllipsoidPolytope => *self
+            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace | Family::EllipsoidPolytope | Family::PolytopeCapsule => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)

@@ -41,10 +41,10 @@ const FADE_FRACTION: f64 = 0.1;
 const FEATURE_TOLERANCE: f64 = 1e-7;
 /// The re-derived points must reproduce the `f64` ones to this fraction of the shapes' size
 /// (a wrong feature misses by a good part of it): polytopes, whose `f64` points are exact to
-/// rounding, and an ellipsoid, whose `f64` normal comes from an iteration that stops near
-/// 1e-6 of it.
+/// rounding, and curved shapes (an ellipsoid, a capsule), whose `f64` normal and witnesses come
+/// from iterations (GJK, a fixed-point polish) that stop about 1e-6 of the sizes short.
 const VALUE_TOLERANCE: f64 = 1e-6;
-const ELLIPSOID_VALUE_TOLERANCE: f64 = 1e-4;
+const CURVED_VALUE_TOLERANCE: f64 = 1e-4;
 
 /// A convex polytope in its geometry frame.
 #[derive(Clone, Copy, Debug)]
@@ -562,7 +562,7 @@ pub(super) fn ellipsoid_points<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b:
         [single] => ellipsoid_point(semi_axes, a_frame, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
         _ => None,
     };
-    checked(a_frame, b.frame, found, derived, ELLIPSOID_VALUE_TOLERANCE, scale)
+    checked(a_frame, b.frame, found, derived, CURVED_VALUE_TOLERANCE, scale)
 }
 
 fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>, found: &ContactPoint, scale: f64) -> Option<ContactPoint<S>> {
@@ -659,4 +659,152 @@ fn ellipsoid_line_normal<S: Real>(a: &Vec3, frame: &Frame<S>, l0: &Vector3<S>, l
     let (value, _) = g(a, frame, l0, [&e, &u, &w], theta0, S::c(0.0));
     let (_, n) = g(a, frame, l0, [&e, &u, &w], theta0, -(value / slope));
     n
+}
+
+/// A polytope (A) and a capsule (B, its core segment `c0`-`c1` and `radius` over `b_frame`): the
+/// points `convex.rs` gives, re-derived. The normal is A's support face's when the points carry
+/// it; otherwise A's support vertex or edge against the core's support end or its whole line
+/// (the core normal to n): the direction between their closest points, or for an edge and the
+/// line the cross product of their directions. The patch is A's support face against the core
+/// segment projected on the plane normal to n and clipped by the face (the two ends of the part
+/// over it, weight by the fade of its length against the depth), lifted onto the face and onto
+/// the core, whose surface lies `radius` further along -n. Apart: the same features at the
+/// closest pair (a face against a core end, or a vertex or edge against an end or the line).
+pub(super) fn capsule_points<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose: &Pose, b_frame: &Frame<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    let scale = a.shape.size().max(half_length + radius).max(1e-12);
+    let derived = capsule_derived(a, radius, half_length, b_pose, b_frame, found, scale);
+    checked(a.frame, b_frame, found, derived, CURVED_VALUE_TOLERANCE, scale)
+}
+
+fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose: &Pose, b_frame: &Frame<S>, found: &[ContactPoint], scale: f64) -> Option<Vec<ContactPoint<S>>> {
+    let tolerance = FEATURE_TOLERANCE * scale;
+    let n64 = found.first()?.normal_ab_w;
+    let core64 = [b_pose.transform_point(&Vec3::new(0.0, 0.0, -half_length)), b_pose.transform_point(&Vec3::new(0.0, 0.0, half_length))];
+    let core = [b_frame.fixed_point(&Vec3::new(0.0, 0.0, -half_length)), b_frame.fixed_point(&Vec3::new(0.0, 0.0, half_length))];
+    let va = world_vertices(a);
+    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
+    let na = a.frame.vector(&S::vc(&normal_a));
+    let line_point = |p0: &Vector3<S>, p1: &Vector3<S>, x: &Vector3<S>| {
+        let d = p1 - p0;
+        p0 + d * ((x - p0).dot(&d) / d.dot(&d))
+    };
+    // A's feature (a vertex or an edge: indices) against B's (an end or the line: indices 0, 1):
+    // the normal from A toward B and the closest points on A's feature and on the core.
+    let pair = |fa: &[usize], fb: &[usize]| -> Option<(Vector3<S>, Vector3<S>, Vector3<S>)> {
+        let (p_a, p_core) = match (fa, fb) {
+            (&[i], &[j]) => (va[i], core[j]),
+            (&[i], &[_, _]) => (va[i], line_point(&core[0], &core[1], &va[i])),
+            (&[i, k], &[j]) => (line_point(&va[i], &va[k], &core[j]), core[j]),
+            (&[i, k], &[_, _]) => {
+                let n = along(unit(&(va[k] - va[i]).cross(&(core[1] - core[0]))), &n64);
+                // The closest points of the two lines.
+                let (d1, d2, r) = (va[k] - va[i], core[1] - core[0], va[i] - core[0]);
+                let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
+                let denominator = aa * ee - bb * bb;
+                let (s, t) = ((bb * f - c * ee) / denominator, (aa * f - bb * c) / denominator);
+                return Some((n, va[i] + d1 * s, core[0] + d2 * t));
+            }
+            _ => return None,
+        };
+        Some((along(unit(&(p_core - p_a)), &n64), p_a, p_core))
+    };
+    let world64: Vec<Vec3> = a.shape.vertices().iter().map(|v| a.pose.transform_point(v)).collect();
+    let core_support = |d: &Vec3| -> Vec<usize> {
+        let (s0, s1) = (core64[0].dot(d), core64[1].dot(d));
+        if (s0 - s1).abs() <= tolerance {
+            vec![0, 1]
+        } else if s0 > s1 {
+            vec![0]
+        } else {
+            vec![1]
+        }
+    };
+    let snapped = (a.pose.q * normal_a).dot(&n64) > 1.0 - SNAP;
+    if let [single] = found {
+        if single.separation > 0.0 || single.weight == 1.0 && single.id == 0 && !snapped {
+            // The closest (or the fallback deepest) pair: A's witness feature, B's core point.
+            let local = a.pose.q.inverse() * (single.p_a_w - a.pose.r);
+            let fb = core_support(&-n64);
+            let (n, p_a, p_core) = match classify(&a.shape, &local, tolerance)? {
+                Feature::Face(i, normal) if fb.len() == 1 => {
+                    let n = a.frame.vector(&S::vc(&normal));
+                    let p_core = core[fb[0]];
+                    (n, p_core - n * (p_core - va[i]).dot(&n), p_core)
+                }
+                Feature::Vertex(i) => pair(&[i], &fb)?,
+                Feature::Edge(i, k) => pair(&[i, k], &fb)?,
+                Feature::Face(..) => return None,
+            };
+            return Some(vec![ContactPoint::new(p_a, p_core - n * S::c(radius), n).with_id(single.id).with_weight(S::c(single.weight))]);
+        }
+    }
+    let n = if snapped {
+        na
+    } else {
+        let fa = support_set(&world64, &n64, tolerance);
+        pair(&fa, &core_support(&-n64))?.0
+    };
+    // The depth along n: A's support minus the capsule's lowest surface point.
+    let top = va.iter().map(|v| v.dot(&n)).max_by(|x, y| x.v().total_cmp(&y.v()))?;
+    let low = core.iter().map(|c| c.dot(&n)).min_by(|x, y| x.v().total_cmp(&y.v()))?;
+    let depth = top - low + radius;
+    let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
+    let plane = Plane::new(wa[0], n);
+    let polygon = counter_clockwise(wa.iter().map(|v| plane.project(v)).collect());
+    let (c0, c1) = (plane.project(&core[0]), plane.project(&core[1]));
+    let points = segment_polygon(c0, c1, &polygon, depth)?;
+    let lift_core = |q: &V2<S>| {
+        let length2 = (c1 - c0).dot(&(c1 - c0));
+        let full2 = (core[0] - core[1]).dot(&(core[0] - core[1]));
+        if length2.v() <= 1e-24 * full2.v().max(1e-300) {
+            return if -core[0].dot(&n).v() >= -core[1].dot(&n).v() { core[0] } else { core[1] };
+        }
+        let t = (q - c0).dot(&(c1 - c0)) / length2;
+        let t = if t.v() < 0.0 { S::c(0.0) } else if t.v() > 1.0 { S::c(1.0) } else { t };
+        core[0] + (core[1] - core[0]) * t
+    };
+    Some(
+        points
+            .iter()
+            .enumerate()
+            .map(|(id, (q, weight))| {
+                let p_a = plane.lift(&wa[0], &na, q);
+                let p_b = lift_core(q) - n * S::c(radius);
+                ContactPoint::new(p_a, p_b, n).with_id(id as u32).with_weight(*weight)
+            })
+            .collect(),
+    )
+}
+
+/// `convex.rs`'s segment_polygon over the Real: the part of the segment a-b over the convex
+/// counter-clockwise polygon, its two ends with half the faded total weight each; `None` when
+/// empty (the `f64` pass then gave its fallback point).
+fn segment_polygon<S: Real>(a: V2<S>, b: V2<S>, polygon: &[V2<S>], depth: S) -> Option<Vec<(V2<S>, S)>> {
+    let (mut t0, mut t1) = (S::c(0.0), S::c(1.0));
+    for i in 0..polygon.len() {
+        let (c0, c1) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        let edge = c1 - c0;
+        if edge.x.v() == 0.0 && edge.y.v() == 0.0 {
+            continue;
+        }
+        let (sa, sb) = (cross2(&edge, &(a - c0)), cross2(&edge, &(b - c0)));
+        if sa.v() < 0.0 && sb.v() < 0.0 {
+            return None;
+        }
+        if sa.v() < 0.0 {
+            t0 = t0.max(sa / (sa - sb));
+        } else if sb.v() < 0.0 {
+            t1 = t1.min(sa / (sa - sb));
+        }
+    }
+    if t0.v() > t1.v() {
+        return None;
+    }
+    let segment_length = length(&(b - a));
+    let polygon_width = width(polygon);
+    if segment_length.v() <= 1e-12 * polygon_width.v() {
+        return Some(vec![(a, S::c(1.0))]);
+    }
+    let total = fade((t1 - t0) * segment_length, segment_length, polygon_width, depth) * 2.0;
+    Some(vec![(a + (b - a) * t0, total * 0.5), (a + (b - a) * t1, total * 0.5)])
 }
