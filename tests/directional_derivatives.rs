@@ -384,8 +384,8 @@ fn every_differentiated_pair_family() {
     }
 }
 
-/// The polytope pairs of the contact patch (features identified from the f64 points and
-/// re-derived), the face-box pairs (coverage weight over the poses) and the hull's surface
+/// The polytope pairs of the contact patch and the polytope-capsule pairs (features identified
+/// from the f64 points and re-derived), the face-box pairs (coverage weight over the poses) and the hull's surface
 /// query, in the order given and mirrored: overlapping
 /// (patches) and apart (the closest pair, whose separation is an output).
 #[test]

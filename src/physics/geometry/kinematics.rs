@@ -13,7 +13,8 @@
 //! Capsule-capsule runs its whole closed-form construction (closest points, stations and their
 //! pose-dependent weights) over the dual frames; so do the finite-face pairs
 //! (`kinematics_face`). The polytope pairs of `convex.rs` (box-box, hull-hull, hull-box,
-//! hull-rectangle), an ellipsoid against those, and the hull's surface query identify their features from the `f64` points
+//! hull-rectangle), an ellipsoid against those, box-capsule and hull-capsule, and the hull's
+//! surface query identify their features from the `f64` points
 //! and re-derive them (`kinematics_polytope`). Pair families whose points come from an iterative
 //! solve with curved features (the other GJK/EPA pairs, the mesh pairs), or whose surface query
 //! is a search whose features are not tracked (mesh surfaces) are refused by

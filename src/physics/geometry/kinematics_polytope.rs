@@ -1,5 +1,5 @@
 //! Contact kinematics of two convex polytopes (Box, ConvexHull, and the box prism below a
-//! Rectangle), and of an ellipsoid against one, over any [`Real`], re-derived from the points
+//! Rectangle), and of an ellipsoid or a capsule against one, over any [`Real`], re-derived from the points
 //! `convex.rs` found with their features held, and the surface query of a convex hull (a
 //! sphere, point or cloud point against it).
 //!
