@@ -463,7 +463,7 @@ fn face_pairs() {
 fn refused_pairs_name_the_pair() {
     use ShapeKind::*;
     let mut rng = Rng(0x9e37_79b9_0000 + 16);
-    for (a, b) in [(Capsule, Cylinder), (Mesh, Box), (Ellipsoid, Capsule), (Cylinder, Capsule), (Ellipsoid, Ellipsoid), (Mesh, Sphere), (Mesh, PointCloud), (Box, Cylinder), (Cylinder, Cylinder), (ConvexHull, Disk), (ConvexHull, Capsule)] {
+    for (a, b) in [(Capsule, Cylinder), (Mesh, Box), (Ellipsoid, Capsule), (Cylinder, Capsule), (Ellipsoid, Ellipsoid), (Mesh, Sphere), (Mesh, PointCloud), (Box, Cylinder), (Cylinder, Cylinder), (ConvexHull, Disk), (ConvexHull, Cylinder), (Ellipsoid, Cylinder)] {
         let mut p = Parameters::default();
         geometry(&mut p.geometry_a, a, &mut rng);
         geometry(&mut p.geometry_b, b, &mut rng);
