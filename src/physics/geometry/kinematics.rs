@@ -23,7 +23,7 @@
 
 use nalgebra::Vector3;
 
-use super::{capsule_capsule, kinematics_face, kinematics_polytope, ContactPoint, GeometryPair};
+use super::{capsule_capsule, kinematics_face, kinematics_mesh, kinematics_polytope, ContactPoint, GeometryPair};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::real::Real;
 use crate::physics::shape::{Shape, ShapeKind};
@@ -142,7 +142,7 @@ enum Family {
 /// Surfaces whose query is a closed form (see [`local_surface`]).
 fn closed_form_surface(kind: ShapeKind) -> bool {
     use ShapeKind::*;
-    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid | ConvexHull)
+    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid | ConvexHull | Mesh)
 }
 
 fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> {
@@ -159,7 +159,6 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Plane, Ellipsoid) => Family::PlaneEllipsoid,
         (base, Point | Sphere) if closed_form_surface(base) => Family::SurfacePoint,
         (base, PointCloud) if closed_form_surface(base) => Family::SurfaceCloud,
-        (Mesh, Point | Sphere | PointCloud) => return Err("the surface query of a mesh is a search whose features are not tracked"),
         (Capsule, Capsule) => Family::CapsuleCapsule,
         (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
         (Ellipsoid, ConvexHull | Box | Rectangle) => Family::EllipsoidPolytope,
@@ -536,6 +535,7 @@ pub(super) fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<
             (point, normal, if distance < 0.0 { -gap } else { gap })
         }
         Shape::ConvexHull(hull) => kinematics_polytope::hull_surface(hull, p),
+        Shape::Mesh(mesh) => kinematics_mesh::mesh_surface(mesh, p),
         _ => unreachable!("no closed-form surface query for {:?}", shape.kind()),
     }
 }

@@ -29,6 +29,7 @@ mod height_field;
 mod hull_plane;
 pub mod kinematics;
 mod kinematics_face;
+mod kinematics_mesh;
 mod kinematics_polytope;
 mod mesh;
 pub mod parry;
