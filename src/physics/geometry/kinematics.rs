@@ -14,10 +14,10 @@
 //! pose-dependent weights) over the dual frames; so do the finite-face pairs
 //! (`kinematics_face`). The polytope pairs of `convex.rs` (box-box, hull-hull, hull-box,
 //! hull-rectangle), an ellipsoid against those, box-capsule and hull-capsule, and the hull's
-//! surface query identify their features from the `f64` points
-//! and re-derive them (`kinematics_polytope`). Pair families whose points come from an iterative
-//! solve with curved features (the other GJK/EPA pairs, the mesh pairs), or whose surface query
-//! is a search whose features are not tracked (mesh surfaces) are refused by
+//! surface query identify their features from the `f64` points and re-derive them
+//! (`kinematics_polytope`), as does the mesh's surface query (`kinematics_mesh`). Pair families
+//! whose points come from an iterative solve with curved features (the other GJK/EPA pairs) or
+//! from parry's mesh manifolds (mesh against a solid) are refused by
 //! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
 //! differentiated by one Newton step over the Real from its converged root.
 
@@ -165,7 +165,8 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (ConvexHull | Box, Capsule) => Family::PolytopeCapsule,
         (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
         (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
-        _ => return Err("the contact points come from an iterative solve (GJK/EPA with curved features, or a mesh) whose features are not tracked"),
+        (Mesh, _) => return Err("the contact points come from parry's per-triangle contact manifolds, whose features are not tracked"),
+        _ => return Err("the contact points come from an iterative solve (GJK/EPA) with curved features, whose features are not tracked"),
     })
 }
 
