@@ -22,7 +22,7 @@ SIGNATURE = ["contact.points", "contact.active", "contact.sticking"]
 H = 1e-6
 
 # Shape, normal and friction law numbers of interface.md.
-PLANE, SPHERE, BOX, CYLINDER, CAPSULE, CLOUD = 9, 2, 3, 4, 5, 12
+PLANE, SPHERE, BOX, CYLINDER, CAPSULE, DISK, RECTANGLE, CLOUD = 9, 2, 3, 4, 5, 7, 8, 12
 
 CASES = {
     "sphere-plane LinearSpringDamper Tanh": {"geometry_a.shape": PLANE, "geometry_b.shape": SPHERE, "geometry_b.radius": 0.05},
@@ -39,6 +39,17 @@ CASES = {
         "normal.law": 4,
         "friction.law": 3,
         "friction.torque_radius": 0.01,
+    },
+    "box-box (contact patch) LinearSpringDamper Stribeck": {
+        "geometry_a.shape": BOX,
+        "geometry_b.shape": BOX,
+        "friction.law": 5,
+    },
+    "rectangle-box (covered fraction) LinearSpringDamper Tanh": {
+        "geometry_a.shape": RECTANGLE,
+        "geometry_a.size[1]": 0.08,
+        "geometry_a.size[2]": 0.06,
+        "geometry_b.shape": BOX,
     },
     "cylinder-plane GroundModel ElasticCone (stateful)": {
         "geometry_a.shape": PLANE,
