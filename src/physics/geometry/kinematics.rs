@@ -11,16 +11,19 @@
 //! laws evaluate at exactly the point the outputs came from.
 //!
 //! Capsule-capsule runs its whole closed-form construction (closest points, stations and their
-//! pose-dependent weights) over the dual frames. Pair families whose points come from an
-//! iterative solve (GJK/EPA and the contact patch of `convex.rs`, the mesh pairs), whose weights
-//! depend on the poses through code not yet generic (the finite-face pairs), or whose surface
-//! query is a search whose features are not tracked (hull and mesh surfaces) are refused by
+//! pose-dependent weights) over the dual frames; so do the finite-face pairs
+//! (`kinematics_face`). The polytope pairs of `convex.rs` (box-box, hull-hull, hull-box,
+//! hull-rectangle), an ellipsoid against those, box-capsule and hull-capsule, and the hull's
+//! surface query identify their features from the `f64` points and re-derive them
+//! (`kinematics_polytope`), as does the mesh's surface query (`kinematics_mesh`). Pair families
+//! whose points come from an iterative solve with curved features (the other GJK/EPA pairs) or
+//! from parry's mesh manifolds (mesh against a solid) are refused by
 //! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
 //! differentiated by one Newton step over the Real from its converged root.
 
 use nalgebra::Vector3;
 
-use super::{capsule_capsule, ContactPoint, GeometryPair};
+use super::{capsule_capsule, kinematics_face, kinematics_mesh, kinematics_polytope, ContactPoint, GeometryPair};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::real::Real;
 use crate::physics::shape::{Shape, ShapeKind};
@@ -117,6 +120,20 @@ enum Family {
     /// Two capsules: the whole construction (closest points, stations and their weights) over
     /// the dual frames, each point matched by id.
     CapsuleCapsule,
+    /// Two polytopes (box, hull, a rectangle's prism) of `convex.rs`: its patch or closest pair
+    /// re-derived with the features held (`kinematics_polytope`), each point matched by id.
+    Polytope,
+    /// A Rectangle or Disk face and a box, cylinder or capsule, or two faces (`face_box`,
+    /// `face_cylinder`, `face_capsule`, `face_face`): the candidates and the covered-fraction
+    /// weight over the frames (`kinematics_face`), each point matched by id.
+    FaceSolid,
+    FaceFace,
+    /// An ellipsoid and a polytope of `convex.rs`: its one point against a face or a vertex
+    /// (`kinematics_polytope`), matched by id.
+    EllipsoidPolytope,
+    /// A polytope and a capsule of `convex.rs`: its patch or closest pair re-derived
+    /// (`kinematics_polytope`), matched by id.
+    PolytopeCapsule,
     /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
     SurfacePoint,
     SurfaceCloud,
@@ -125,7 +142,7 @@ enum Family {
 /// Surfaces whose query is a closed form (see [`local_surface`]).
 fn closed_form_surface(kind: ShapeKind) -> bool {
     use ShapeKind::*;
-    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid)
+    matches!(kind, Plane | Sphere | Box | Cylinder | Capsule | Disk | Rectangle | GridSurface | Ellipsoid | ConvexHull | Mesh)
 }
 
 fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> {
@@ -142,12 +159,14 @@ fn family(base: ShapeKind, follower: ShapeKind) -> Result<Family, &'static str> 
         (Plane, Ellipsoid) => Family::PlaneEllipsoid,
         (base, Point | Sphere) if closed_form_surface(base) => Family::SurfacePoint,
         (base, PointCloud) if closed_form_surface(base) => Family::SurfaceCloud,
-        (ConvexHull | Mesh, Point | Sphere | PointCloud) => {
-            return Err("the surface query of a convex hull or a mesh is a search whose features are not tracked")
-        }
         (Capsule, Capsule) => Family::CapsuleCapsule,
-        (Rectangle | Disk, _) => return Err("the face pairs' partial-coverage weights depend on the poses and are not differentiated"),
-        _ => return Err("the contact points come from an iterative solve (GJK/EPA, contact patch or mesh) whose features are not tracked"),
+        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => Family::Polytope,
+        (Ellipsoid, ConvexHull | Box | Rectangle) => Family::EllipsoidPolytope,
+        (ConvexHull | Box, Capsule) => Family::PolytopeCapsule,
+        (Rectangle | Disk, Box | Cylinder | Capsule) => Family::FaceSolid,
+        (Rectangle, Rectangle | Disk) | (Disk, Disk) => Family::FaceFace,
+        (Mesh, _) => return Err("the contact points come from parry's per-triangle contact manifolds, whose features are not tracked"),
+        _ => return Err("the contact points come from an iterative solve (GJK/EPA) with curved features, whose features are not tracked"),
     })
 }
 
@@ -177,6 +196,48 @@ impl GeometryPair {
             };
             capsule_capsule::points(&segment(base, base_frame), &segment(follower, follower_frame), &mut capsule_points);
         }
+        if family == Family::Polytope {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let placed = |shape: &'a Shape, pose, frame| kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(shape).expect("a polytope pair"),
+                pose,
+                frame,
+            };
+            capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
+        }
+        if family == Family::EllipsoidPolytope {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let Shape::Ellipsoid { semi_axes } = base else { unreachable!("ellipsoid-polytope with {base:?}") };
+            let placed = kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(follower).expect("a polytope follower"),
+                pose: follower_pose,
+                frame: follower_frame,
+            };
+            capsule_points = kinematics_polytope::ellipsoid_points(semi_axes, base_frame, &placed, &found);
+        }
+        if family == Family::PolytopeCapsule {
+            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
+            let mut found = Vec::new();
+            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+            let Shape::Capsule { radius, half_length } = *follower else { unreachable!("polytope-capsule with {follower:?}") };
+            let placed = kinematics_polytope::Placed {
+                shape: kinematics_polytope::Polytope::of(base).expect("a polytope base"),
+                pose: base_pose,
+                frame: base_frame,
+            };
+            capsule_points = kinematics_polytope::capsule_points(&placed, radius, half_length, follower_pose, follower_frame, &found);
+        }
+        if family == Family::FaceSolid {
+            let outline = super::finite_face::Outline::of(base).expect("a face base");
+            capsule_points = kinematics_face::face_solid(&outline, base_frame, follower, follower_frame);
+        }
+        if family == Family::FaceFace {
+            capsule_points = kinematics_face::face_face(base, base_frame, follower, follower_frame);
+        }
         Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
     }
 
@@ -197,7 +258,7 @@ pub struct Kinematics<'a, S: Real> {
     base_frame: &'a Frame<S>,
     follower: &'a Shape,
     follower_frame: &'a Frame<S>,
-    /// Capsule-capsule: the whole construction over the frames.
+    /// Capsule-capsule, the polytopes and the face pairs: the whole construction over the frames.
     capsule_points: Vec<ContactPoint<S>>,
 }
 
@@ -207,7 +268,7 @@ impl<S: Real> Kinematics<'_, S> {
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
-            Family::CapsuleCapsule => *self
+            Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace | Family::EllipsoidPolytope | Family::PolytopeCapsule => *self
                 .capsule_points
                 .iter()
                 .find(|p| p.id == canonical.id)
@@ -334,7 +395,7 @@ fn kinematics<S: Real>(family: Family, base: &Shape, fb: &Frame<S>, follower: &S
 
 /// Rim point `k` (0 the lowest along -n, then +90, +180, +270 degrees about the axis) of a
 /// circle, as `cylinder_plane::rim_points`.
-fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius: f64, reference: &Vector3<S>, n: &Vector3<S>, k: u32) -> Vector3<S> {
+pub(super) fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius: f64, reference: &Vector3<S>, n: &Vector3<S>, k: u32) -> Vector3<S> {
     let across = -(n - axis * n.dot(axis));
     let norm = S::norm(&across);
     let u = if norm.v() > 1e-12 { across / norm } else { *reference };
@@ -358,7 +419,7 @@ fn surface<S: Real>(shape: &Shape, frame: &Frame<S>, p_w: &Vector3<S>) -> (Vecto
 
 /// `distance::local_surface` over any [`Real`], for the closed-form surfaces: the same branches,
 /// decided on the values.
-fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
+pub(super) fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
     let zero = S::c(0.0);
     let z = Vector3::new(zero, zero, S::c(1.0));
     let flat = |p: &Vector3<S>| Vector3::new(p.x, p.y, zero);
@@ -474,6 +535,8 @@ fn local_surface<S: Real>(shape: &Shape, p: &Vector3<S>) -> (Vector3<S>, Vector3
             let gap = S::norm(&(p - point));
             (point, normal, if distance < 0.0 { -gap } else { gap })
         }
+        Shape::ConvexHull(hull) => kinematics_polytope::hull_surface(hull, p),
+        Shape::Mesh(mesh) => kinematics_mesh::mesh_surface(mesh, p),
         _ => unreachable!("no closed-form surface query for {:?}", shape.kind()),
     }
 }
