@@ -18,7 +18,7 @@
 //! Every number is computed with the operations of the per-point path in the same order, so the
 //! result is bit-identical to it (tested below on random clouds, poses, twists and every
 //! stateless law pair), and therefore equally independent of the number of threads. Nothing is
-//! allocated: a leaf's columns live on the stack (22 kB).
+//! allocated: the blocks live on the stack (about 30 kB).
 //!
 //! [`NormalLaw::forces`]: crate::physics::normal::NormalLaw::forces
 //! [`FrictionLaw::mu_over_speeds`]: crate::physics::friction::FrictionLaw::mu_over_speeds
@@ -42,12 +42,10 @@ pub(super) fn applies(laws: &Laws) -> bool {
 pub(super) fn leaf(queries: &PointQueries, cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodyState, range: std::ops::Range<usize>) -> Sums {
     let mut sums = Sums::default();
     let mut deepest: Option<(f64, usize)> = None;
-    // Zeroed once for the whole leaf (a memset per block would cost ~8 instructions a point).
-    let mut columns = Columns::default();
     let mut start = range.start;
     while start < range.end {
         let end = (start + BLOCK).min(range.end);
-        block(cloud, laws, body_a, body_b, start..end, &mut columns, &mut sums, &mut deepest);
+        block(cloud, laws, body_a, body_b, start..end, &mut sums, &mut deepest);
         start = end;
     }
     if let Some((_, id)) = deepest {
@@ -58,55 +56,19 @@ pub(super) fn leaf(queries: &PointQueries, cloud: &CloudOnPlane, laws: &Laws, bo
     sums
 }
 
-/// One block's numbers, one array per quantity, for the penetrating points in id order.
-struct Columns {
-    /// The point in W, then the force point.
-    x: [f64; BLOCK],
-    y: [f64; BLOCK],
-    z: [f64; BLOCK],
-    /// The separation, then the depth.
-    h: [f64; BLOCK],
-    /// Slip velocity.
-    sx: [f64; BLOCK],
-    sy: [f64; BLOCK],
-    sz: [f64; BLOCK],
-    /// Approach speed `-v_rel · n`.
-    rate: [f64; BLOCK],
-    /// Slip speed.
-    speed: [f64; BLOCK],
-    /// The normal law's force.
-    normal: [f64; BLOCK],
-    /// The friction law's `mu(v) / v`.
-    mu_over_speed: [f64; BLOCK],
-}
-
-impl Default for Columns {
-    fn default() -> Self {
-        let zero = [0.0; BLOCK];
-        Columns { x: zero, y: zero, z: zero, h: zero, sx: zero, sy: zero, sz: zero, rate: zero, speed: zero, normal: zero, mu_over_speed: zero }
-    }
-}
-
 /// Adds the points of `range` (at most [`BLOCK`]) to `sums`, and keeps in `deepest` the first of
 /// the smallest separations and its id.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn block(
-    cloud: &CloudOnPlane,
-    laws: &Laws,
-    body_a: &BodyState,
-    body_b: &BodyState,
-    range: std::ops::Range<usize>,
-    columns: &mut Columns,
-    sums: &mut Sums,
-    deepest: &mut Option<(f64, usize)>,
-) {
+fn block(cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodyState, range: std::ops::Range<usize>, sums: &mut Sums, deepest: &mut Option<(f64, usize)>) {
     let points = &cloud.points[range.clone()];
     let n = cloud.normal;
-    let Columns { x: px, y: py, z: pz, h: hs, sx, sy, sz, rate, speed, normal, mu_over_speed } = columns;
 
     // 1. Separations; compaction of the penetrating points (NaN included, as on the per-point
     //    path, which evaluates every point that is not apart).
+    let mut px = [0.0; BLOCK];
+    let mut py = [0.0; BLOCK];
+    let mut pz = [0.0; BLOCK];
+    let mut hs = [0.0; BLOCK];
     let mut count = 0;
     let (mut min, mut arg) = match *deepest {
         Some(d) => d,
@@ -134,6 +96,15 @@ fn block(
 
     // 2. The force point, depth, approach speed and slip of each penetrating point.
     let n_ab = if cloud.cloud_is_a { -n } else { n };
+    let mut cx = [0.0; BLOCK];
+    let mut cy = [0.0; BLOCK];
+    let mut cz = [0.0; BLOCK];
+    let mut sx = [0.0; BLOCK];
+    let mut sy = [0.0; BLOCK];
+    let mut sz = [0.0; BLOCK];
+    let mut depth = [0.0; BLOCK];
+    let mut rate = [0.0; BLOCK];
+    let mut speed = [0.0; BLOCK];
     for j in 0..count {
         let p_w = Vec3::new(px[j], py[j], pz[j]);
         let h = hs[j];
@@ -142,16 +113,17 @@ fn block(
         let v_rel = body_b.velocity_at(&c) - body_a.velocity_at(&c);
         let v_normal = v_rel.dot(&n_ab);
         let slip = v_rel - n_ab * v_normal;
-        (px[j], py[j], pz[j]) = (c.x, c.y, c.z);
+        (cx[j], cy[j], cz[j]) = (c.x, c.y, c.z);
         (sx[j], sy[j], sz[j]) = (slip.x, slip.y, slip.z);
-        hs[j] = (-h).max(0.0);
+        depth[j] = (-h).max(0.0);
         rate[j] = -v_normal;
         speed[j] = slip.norm();
     }
 
     // 3. The laws, over the block.
-    let depth = &*hs;
+    let mut normal = [0.0; BLOCK];
     laws.normal.forces(&depth[..count], &rate[..count], &mut normal[..count]);
+    let mut mu_over_speed = [0.0; BLOCK];
     let velocity_based = laws.friction.mu_over_speeds(&speed[..count], &mut mu_over_speed[..count]);
     debug_assert!(velocity_based, "stateful friction laws take the per-point path");
 
@@ -159,7 +131,7 @@ fn block(
     for j in 0..count {
         let passed_through = laws.max_depth > 0.0 && depth[j] > laws.max_depth;
         let normal_force = if passed_through { 0.0 } else { normal[j] };
-        let c = Vec3::new(px[j], py[j], pz[j]);
+        let c = Vec3::new(cx[j], cy[j], cz[j]);
         let slip = Vec3::new(sx[j], sy[j], sz[j]);
         let friction = if normal_force > 0.0 { slip * -(normal_force * mu_over_speed[j]) } else { Vec3::zeros() };
         sums.passed_through |= passed_through;
