@@ -18,7 +18,7 @@
 //! Every number is computed with the operations of the per-point path in the same order, so the
 //! result is bit-identical to it (tested below on random clouds, poses, twists and every
 //! stateless law pair), and therefore equally independent of the number of threads. Nothing is
-//! allocated: the blocks live on the stack (about 30 kB).
+//! allocated: the blocks live on the stack (22 kB).
 //!
 //! [`NormalLaw::forces`]: crate::physics::normal::NormalLaw::forces
 //! [`FrictionLaw::mu_over_speeds`]: crate::physics::friction::FrictionLaw::mu_over_speeds
@@ -96,13 +96,9 @@ fn block(cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodySta
 
     // 2. The force point, depth, approach speed and slip of each penetrating point.
     let n_ab = if cloud.cloud_is_a { -n } else { n };
-    let mut cx = [0.0; BLOCK];
-    let mut cy = [0.0; BLOCK];
-    let mut cz = [0.0; BLOCK];
     let mut sx = [0.0; BLOCK];
     let mut sy = [0.0; BLOCK];
     let mut sz = [0.0; BLOCK];
-    let mut depth = [0.0; BLOCK];
     let mut rate = [0.0; BLOCK];
     let mut speed = [0.0; BLOCK];
     for j in 0..count {
@@ -113,14 +109,16 @@ fn block(cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodySta
         let v_rel = body_b.velocity_at(&c) - body_a.velocity_at(&c);
         let v_normal = v_rel.dot(&n_ab);
         let slip = v_rel - n_ab * v_normal;
-        (cx[j], cy[j], cz[j]) = (c.x, c.y, c.z);
+        // The position and separation columns now hold the force point and the depth.
+        (px[j], py[j], pz[j]) = (c.x, c.y, c.z);
         (sx[j], sy[j], sz[j]) = (slip.x, slip.y, slip.z);
-        depth[j] = (-h).max(0.0);
+        hs[j] = (-h).max(0.0);
         rate[j] = -v_normal;
         speed[j] = slip.norm();
     }
 
     // 3. The laws, over the block.
+    let depth = hs;
     let mut normal = [0.0; BLOCK];
     laws.normal.forces(&depth[..count], &rate[..count], &mut normal[..count]);
     let mut mu_over_speed = [0.0; BLOCK];
@@ -131,7 +129,7 @@ fn block(cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodySta
     for j in 0..count {
         let passed_through = laws.max_depth > 0.0 && depth[j] > laws.max_depth;
         let normal_force = if passed_through { 0.0 } else { normal[j] };
-        let c = Vec3::new(cx[j], cy[j], cz[j]);
+        let c = Vec3::new(px[j], py[j], pz[j]);
         let slip = Vec3::new(sx[j], sy[j], sz[j]);
         let friction = if normal_force > 0.0 { slip * -(normal_force * mu_over_speed[j]) } else { Vec3::zeros() };
         sums.passed_through |= passed_through;
