@@ -84,7 +84,7 @@ fn block(cloud: &CloudOnPlane, laws: &Laws, body_a: &BodyState, body_b: &BodySta
         py[count] = p_w.y;
         pz[count] = p_w.z;
         hs[count] = h;
-        count += usize::from(!(h >= 0.0));
+        count += usize::from(h < 0.0 || h.is_nan());
         let better = h < min;
         min = if better { h } else { min };
         arg = if better { range.start + i } else { arg };
