@@ -58,6 +58,11 @@ unsafe extern "C" fn quiet(_: *mut c_void, _: *const c_char, _: c_int, _: *const
 
 /// Instantiates and initialises ContactForce with `parameters` (vr, value) set first.
 fn instance(parameters: &[(u32, f64)], integers: &[(u32, c_int)]) -> Fmi2Component {
+    instance_with(parameters, integers, &[])
+}
+
+/// [`instance`] with string parameters too.
+fn instance_with(parameters: &[(u32, f64)], integers: &[(u32, c_int)], strings: &[(u32, &str)]) -> Fmi2Component {
     type Fixed = unsafe extern "C" fn(*mut c_void, *const c_char, c_int, *const c_char, *const c_char);
     // SAFETY: see tests/fmi2_c_api.rs: on x86-64 System V a function taking the fixed arguments
     // may be called through the variadic logger type.
@@ -80,6 +85,10 @@ fn instance(parameters: &[(u32, f64)], integers: &[(u32, c_int)]) -> Fmi2Compone
         }
         for (vr, value) in integers {
             assert_eq!(fmi2SetInteger(c, vr, 1, value), Status::Ok);
+        }
+        for (vr, value) in strings {
+            let value = CString::new(*value).unwrap();
+            assert_eq!(fmi2SetString(c, vr, 1, &value.as_ptr()), Status::Ok);
         }
         assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
         assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
@@ -152,5 +161,41 @@ fn a_warm_set_step_get_cycle_allocates_nothing_for_stateless_and_stateful_laws()
         }
         // SAFETY: freed once.
         unsafe { fmi2FreeInstance(c) };
+    }
+}
+
+/// A point cloud on the plane (the batched cloud-plane kernel): below the parallel threshold the
+/// calling thread does all the work; above it the calling thread's share allocates nothing either
+/// (rayon's worker threads are not counted here: they run the same leaves, and rayon's `join`
+/// keeps its jobs on the stack).
+#[test]
+fn a_warm_cycle_of_a_point_cloud_on_a_plane_allocates_nothing() {
+    let inputs: Vec<u32> = variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr).collect();
+    let reals = outputs_of(|t| matches!(t, ValueType::Float64 { .. }));
+    let integers = outputs_of(|t| matches!(t, ValueType::Int32));
+    let booleans = outputs_of(|t| matches!(t, ValueType::Boolean));
+    let mut values = vec![0.0; 26];
+    for n in [3000, contact_force::block::PARALLEL_POINTS + 1000] {
+        // Points about 0.1 m below B's origin, which the cycle lowers onto the plane: about half
+        // of them touch.
+        let mut text = String::new();
+        for k in 0..n {
+            let (x, y) = ((k % 97) as f64 * 1e-3, (k / 97) as f64 * 1e-3);
+            text.push_str(&format!("{x} {y} {}\n", -0.1 + ((k * 7919) % 1000) as f64 * 2e-7 - 1e-4));
+        }
+        let path = std::env::temp_dir().join(format!("contactforce-no-allocation-{}-{n}.txt", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let c = instance_with(&[], &[(vr("geometry_b.shape"), 12)], &[(vr("geometry_b.file"), path.to_str().unwrap())]);
+        for k in 0..20 {
+            cycle(c, k, &inputs, &reals, &integers, &booleans, &mut values);
+        }
+        // The cloud did touch.
+        let mut points = 0;
+        // SAFETY: a live instance; one value reference and one value.
+        unsafe { assert_eq!(fmi2GetInteger(c, &vr("contact.points"), 1, &mut points), Status::Ok) };
+        assert!(points > 100, "{points} points of {n} touch");
+        // SAFETY: freed once.
+        unsafe { fmi2FreeInstance(c) };
+        let _ = std::fs::remove_file(&path);
     }
 }

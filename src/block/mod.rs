@@ -6,6 +6,7 @@
 //! typed physics; [`Block::evaluate`] is the per-call work.
 #![forbid(unsafe_code)]
 
+mod cloud_plane;
 mod interpolate;
 mod onset;
 pub mod jacobian;
@@ -286,43 +287,52 @@ impl Block {
     /// changes where the work runs but not one operation, so the result is bit-identical
     /// whatever the number of threads, and no allocation is made for the sums.
     fn evaluate_cloud(&self, queries: &PointQueries, body_a: &BodyState, body_b: &BodyState, states: &[PointState], out: &mut Outputs) -> Sums {
-        // With stateless laws a point that does not penetrate carries exactly nothing: it only
-        // competes for the deepest point.
-        let skip_apart = !self.is_stateful();
-        let leaf = |range: std::ops::Range<usize>| {
-            let mut sums = Sums::default();
-            for id in range {
-                if skip_apart {
-                    // On a plane the separation alone tells an apart point, which matters only
-                    // if it is the deepest so far.
-                    if let Some(separation) = queries.plane_separation(id) {
-                        if separation >= 0.0 {
-                            if sums.deepest.as_ref().is_none_or(|d| separation < d.separation) {
-                                if let Some(cp) = queries.contact(id) {
-                                    sums.consider_deepest(&cp);
-                                }
-                            }
-                            continue;
-                        }
-                    }
-                }
-                let Some(cp) = queries.contact(id) else { continue };
-                if skip_apart && cp.separation >= 0.0 {
-                    sums.consider_deepest(&cp);
-                    continue;
-                }
-                let state = states.get(id).copied().unwrap_or_default();
-                let pf = contact::evaluate(&cp, body_a, body_b, &self.laws, &state);
-                sums.add(&cp, &pf, body_a, body_b);
+        let sums = match queries.on_plane() {
+            // A plane under stateless laws: the batched kernel, bit-identical to the leaf below.
+            Some(cloud) if cloud_plane::applies(&self.laws) => {
+                tree_sum(0..queries.len(), &|range| cloud_plane::leaf(queries, &cloud, &self.laws, body_a, body_b, range))
             }
-            sums
+            _ => tree_sum(0..queries.len(), &|range| self.cloud_leaf(queries, body_a, body_b, states, range)),
         };
-        let sums = tree_sum(0..queries.len(), &leaf);
         for id in 0..queries.len().min(POINT_OUTPUTS) {
             if let Some(cp) = queries.contact(id) {
                 let state = states.get(id).copied().unwrap_or_default();
                 out.point[id] = point_output(&contact::evaluate(&cp, body_a, body_b, &self.laws, &state));
             }
+        }
+        sums
+    }
+
+    /// The sums of the cloud points with ids in `range`, one point at a time (every pair and
+    /// law; [`cloud_plane::leaf`] is the faster form for a plane under stateless laws).
+    fn cloud_leaf(&self, queries: &PointQueries, body_a: &BodyState, body_b: &BodyState, states: &[PointState], range: std::ops::Range<usize>) -> Sums {
+        // With stateless laws a point that does not penetrate carries exactly nothing: it only
+        // competes for the deepest point.
+        let skip_apart = !self.is_stateful();
+        let mut sums = Sums::default();
+        for id in range {
+            if skip_apart {
+                // On a plane the separation alone tells an apart point, which matters only
+                // if it is the deepest so far.
+                if let Some(separation) = queries.plane_separation(id) {
+                    if separation >= 0.0 {
+                        if sums.deepest.as_ref().is_none_or(|d| separation < d.separation) {
+                            if let Some(cp) = queries.contact(id) {
+                                sums.consider_deepest(&cp);
+                            }
+                        }
+                        continue;
+                    }
+                }
+            }
+            let Some(cp) = queries.contact(id) else { continue };
+            if skip_apart && cp.separation >= 0.0 {
+                sums.consider_deepest(&cp);
+                continue;
+            }
+            let state = states.get(id).copied().unwrap_or_default();
+            let pf = contact::evaluate(&cp, body_a, body_b, &self.laws, &state);
+            sums.add(&cp, &pf, body_a, body_b);
         }
         sums
     }

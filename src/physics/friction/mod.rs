@@ -156,6 +156,27 @@ impl FrictionLaw {
         }
     }
 
+    /// [`FrictionLaw::mu_over_speed`] at many speeds (`out[i]` at `speed[i]`), the law chosen
+    /// once for the batch, each number the one `mu_over_speed` gives it; `false` (and `out`
+    /// untouched) for the stateful laws.
+    pub fn mu_over_speeds(&self, speed: &[f64], out: &mut [f64]) -> bool {
+        #[inline(always)]
+        fn each(speed: &[f64], out: &mut [f64], law: impl Fn(f64) -> f64) -> bool {
+            for (out, &v) in out.iter_mut().zip(speed) {
+                *out = law(v);
+            }
+            true
+        }
+        match self {
+            FrictionLaw::None => each(speed, out, |_| 0.0),
+            FrictionLaw::SmoothStickSlip(law) => each(speed, out, |v| law.mu_over_speed(v)),
+            FrictionLaw::AdamsCoulomb(law) => each(speed, out, |v| law.mu_over_speed(v)),
+            FrictionLaw::Tanh(law) => each(speed, out, |v| law.mu_over_speed(v)),
+            FrictionLaw::Stribeck(law) => each(speed, out, |v| law.mu_over_speed(v)),
+            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) => false,
+        }
+    }
+
     /// True for the laws that keep a state per contact point.
     pub fn is_stateful(&self) -> bool {
         matches!(self, FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_))

@@ -59,6 +59,11 @@ impl Frames {
         }
     }
 
+    /// The frames of a plane base as [`CloudOnPlane`] needs them; `None` for other bases.
+    pub(super) fn on_plane<'a>(&self, points: &'a [Vec3], cloud_is_a: bool) -> Option<CloudOnPlane<'a>> {
+        Some(CloudOnPlane { points, cloud_r: self.cloud_r, cloud_m: self.cloud_m, plane_r: self.base_r, normal: self.plane_normal?, cloud_is_a })
+    }
+
     /// The separation of cloud point `p` from a plane base (exactly the one [`Frames::contact`]
     /// gives it), without the rest of its contact; `None` for other bases.
     #[inline]
@@ -91,6 +96,22 @@ impl Frames {
         point.separation = distance;
         Some(point)
     }
+}
+
+/// A point cloud against a plane, prepared for many points: cloud point `p` (in the cloud's
+/// frame) is at `p_w = cloud_r + cloud_m p` in W with separation `h = (p_w - plane_r) · normal`;
+/// its contact has the witnesses `p_w - normal h` on the plane and `p_w` on the cloud, exactly as
+/// [`Frames::contact`] computes them (the same operations in the same order).
+#[derive(Clone, Copy, Debug)]
+pub struct CloudOnPlane<'a> {
+    pub points: &'a [Vec3],
+    pub cloud_r: Vec3,
+    pub cloud_m: Matrix3,
+    pub plane_r: Vec3,
+    /// The plane's outward normal in W.
+    pub normal: Vec3,
+    /// The cloud is body A (the normal from A toward B is then `-normal`).
+    pub cloud_is_a: bool,
 }
 
 /// One id per cloud point.

@@ -15,6 +15,7 @@ mod box_plane;
 mod capsule_capsule;
 mod capsule_plane;
 mod cloud_surface;
+pub use cloud_surface::CloudOnPlane;
 mod convex;
 mod cylinder_plane;
 mod disk_plane;
@@ -291,6 +292,12 @@ impl PointQueries<'_> {
     #[inline]
     pub fn plane_separation(&self, id: usize) -> Option<f64> {
         self.frames.plane_separation(&self.points[id])
+    }
+
+    /// The cloud and its plane as the batched kernel needs them, when the base is a plane; `None`
+    /// for other bases.
+    pub fn on_plane(&self) -> Option<CloudOnPlane<'_>> {
+        self.frames.on_plane(self.points, self.flipped)
     }
 
     /// The contact point with id `id < len()`; `None` if the base shape has no surface query

@@ -90,6 +90,28 @@ impl NormalLaw {
         }
     }
 
+    /// [`NormalLaw::force`] at many points with no onset speed (`out[i]` at `depth[i]`,
+    /// `depth_rate[i]`), the law chosen once for the batch: each point's number is the one
+    /// `force` gives it, from the same law function, bit for bit.
+    pub fn forces(&self, depth: &[f64], depth_rate: &[f64], out: &mut [f64]) {
+        #[inline(always)]
+        fn each(depth: &[f64], depth_rate: &[f64], out: &mut [f64], law: impl Fn(f64, f64) -> f64) {
+            for ((out, &d), &dd) in out.iter_mut().zip(depth).zip(depth_rate) {
+                *out = if d <= 0.0 { 0.0 } else { law(d, dd) };
+            }
+        }
+        match self {
+            NormalLaw::LinearSpringDamper(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            NormalLaw::LimitedDamper(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            NormalLaw::HuntCrossley(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            NormalLaw::SmoothSpringDamper(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            NormalLaw::Impact(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            NormalLaw::GroundModel(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
+            // No onset speed: the current approach speed stands in, as in `force`.
+            NormalLaw::Restitution(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd, dd)),
+        }
+    }
+
     pub fn kind(&self) -> NormalLawKind {
         match self {
             NormalLaw::LinearSpringDamper(_) => NormalLawKind::LinearSpringDamper,
