@@ -284,6 +284,21 @@ fn derivatives(c: &mut Criterion, order: &mut Order) {
     p.geometry_b.size = [0.1, 0.1, 0.1];
     let (a, b) = frames(0.0499, about([0.6, 0.0, 0.8], 0.02));
     scenes.push(("box-plane", p, a, b, None));
+    let mut p = Parameters::default();
+    for g in [&mut p.geometry_a, &mut p.geometry_b] {
+        g.shape = shape(ShapeKind::Capsule);
+        g.radius = 0.05;
+        g.length = 0.2;
+    }
+    let (a, b) = frames(0.0999, about([1.0, 0.0, 0.0], 1.2));
+    scenes.push(("capsule-capsule", p, a, b, None));
+    let mut p = Parameters::default();
+    for g in [&mut p.geometry_a, &mut p.geometry_b] {
+        g.shape = shape(ShapeKind::ConvexHull);
+        g.file = data_file("hull-1000.txt", || sphere_points(1000, 0.1, 7));
+    }
+    let (a, b) = frames(0.1995, about([0.6, 0.0, 0.8], 0.7));
+    scenes.push(("hull-hull 1000 vertices", p, a, b, None));
     let cloud = data_file("cloud-10000.txt", || cloud_points(10_000, 0.2, 1e-3, 11));
     let mut p = Parameters::default();
     p.geometry_b.shape = shape(ShapeKind::PointCloud);
