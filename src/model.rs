@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 mod early_return;
 mod exchange;
+mod flat;
 mod input_derivatives;
 
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
@@ -361,6 +362,14 @@ impl fmi_export::FmuModel for Model {
 
     fn output_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &mut [f64]) -> Result<(), fmi_export::DerivativeError> {
         crate::derivatives::output_rates(self, vrs, orders, values)
+    }
+
+    fn with_output_refs(&self, f: &mut dyn FnMut(&[&f64])) {
+        flat::with_output_refs(&self.outputs, f);
+    }
+
+    fn with_input_refs(&mut self, f: &mut dyn FnMut(&mut [&mut f64])) {
+        flat::with_input_refs(&mut self.inputs, f);
     }
 
     fn has_warnings(&self) -> bool {

@@ -96,6 +96,28 @@ pub trait FmuModel: Clone + Sized + 'static {
         true
     }
 
+    /// Opt-in fast path for gets of many Float64 outputs: calls `f` once with references to
+    /// real output scalars of the model (any number, any order; typically all of them), each
+    /// the very memory the accessor of one output scalar of the table gives. The table matches
+    /// them to its scalars by address on a fresh model when it is built, so a reference that is
+    /// no scalar's memory is simply not used, and a get then reads each matched scalar with one
+    /// index and one load instead of an accessor call. Called only after
+    /// [`FmuModel::update_outputs`] succeeded. The default offers none.
+    ///
+    /// Contract: the references must be the same projections of the model as the accessors
+    /// (field paths, not memory chosen by the model's state), so that the match made on a fresh
+    /// model holds for every state.
+    fn with_output_refs(&self, f: &mut dyn FnMut(&[&f64])) {
+        f(&[]);
+    }
+
+    /// The same for sets of many Float64 inputs: calls `f` once with mutable references to real
+    /// input scalars of the model (see [`FmuModel::with_output_refs`] for the contract); a set
+    /// writes each matched scalar through its reference, with the checks of the scalar path.
+    fn with_input_refs(&mut self, f: &mut dyn FnMut(&mut [&mut f64])) {
+        f(&mut []);
+    }
+
     /// FMI 2 `canInterpolateInputs`: the model takes first time derivatives of its real inputs
     /// ([`FmuModel::set_input_derivative`]).
     const CAN_INTERPOLATE_INPUTS: bool = false;

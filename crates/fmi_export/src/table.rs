@@ -347,9 +347,18 @@ pub struct Table<M: 'static> {
     /// The Boolean and Int32/Enumeration scalars by value reference, flat (see
     /// [`Table::get_bool_once`]).
     flags: Vec<FlagSlot<M>>,
+    /// By value reference: the position of the output scalar among the references of
+    /// [`FmuModel::with_output_refs`], `NOT_FLAT` for any other (see [`Table::get_floats`]).
+    flat_outputs: Vec<u32>,
+    /// By value reference: the position of the input scalar among the references of
+    /// [`FmuModel::with_input_refs`], `NOT_FLAT` for any other (see [`Table::set_floats`]).
+    flat_inputs: Vec<u32>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
+
+/// No position among a model's flat references: larger than any slice of them.
+const NOT_FLAT: u32 = u32::MAX;
 
 /// A Float64 scalar's accessor, element and causality, or `None` for any other value reference.
 struct FloatSlot<M> {
@@ -535,15 +544,31 @@ impl<M: FmuModel> Table<M> {
     }
 
     /// Reads the Float64 scalars `vrs` into `values` (pairwise): the per-scalar work is one flat
-    /// lookup and the accessor, and the outputs are brought up to date at most once per call
-    /// (nothing can change them between two scalars of one get). The first refused scalar stops
-    /// the call with its error, as [`Table::get_float`] would give it.
+    /// lookup and a load (outputs the model offers through [`FmuModel::with_output_refs`]) or
+    /// the accessor, and the outputs are brought up to date at most once per call (nothing can
+    /// change them between two scalars of one get). The first refused scalar stops the call with
+    /// its error, as [`Table::get_float`] would give it.
     pub fn get_floats(&self, model: &mut M, vrs: &[u32], values: &mut [f64]) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
         let mut fresh = false;
         let mut fresh_locals = false;
         let mut i = 0;
         while i < n {
+            if self.flat_outputs.get(vrs[i] as usize).is_some_and(|k| *k != NOT_FLAT) {
+                if !fresh {
+                    model.update_outputs().map_err(VariableError::Model)?;
+                    fresh = true;
+                }
+                // This scalar and every one after it that the model offers: one index and one
+                // load each.
+                let start = i;
+                model.with_output_refs(&mut |refs| i += read_flat(&self.flat_outputs, refs, &vrs[i..n], &mut values[i..n]));
+                if i > start {
+                    continue;
+                }
+                // A model that offers fewer references than when the table was built: the
+                // accessor below.
+            }
             let Some(FloatSlot { access: Some(access), variable, causality, calculated, .. }) = self.floats.get(vrs[i] as usize).copied() else {
                 values[i] = self.get_float(model, vrs[i])?;
                 i += 1;
@@ -572,13 +597,26 @@ impl<M: FmuModel> Table<M> {
 
     /// Sets the Float64 scalars `vrs` to `values` (pairwise), with the checks of
     /// [`Table::set_float`]; the model hears of changed inputs and parameters once per call,
-    /// also when a refused scalar stops the call after others were set.
+    /// also when a refused scalar stops the call after others were set. Finite inputs the model
+    /// offers through [`FmuModel::with_input_refs`] are written through their references.
     pub fn set_floats(&self, model: &mut M, vrs: &[u32], values: &[f64], phase: SetPhase) -> Result<(), VariableError> {
         let n = vrs.len().min(values.len());
         let mut inputs = false;
         let mut result = Ok(());
         let mut i = 0;
         while i < n {
+            if values[i].is_finite() && self.flat_inputs.get(vrs[i] as usize).is_some_and(|k| *k != NOT_FLAT) {
+                // This scalar and every finite one after it that the model offers.
+                let start = i;
+                model.with_input_refs(&mut |refs| {
+                    let (written, changed) = write_flat(&self.flat_inputs, refs, &vrs[i..n], &values[i..n]);
+                    i += written;
+                    inputs |= changed;
+                });
+                if i > start {
+                    continue;
+                }
+            }
             let slot = self.floats.get(vrs[i] as usize).copied();
             let (Some(FloatSlot { access: Some(access), variable, causality: Causality::Input, .. }), true) = (slot, values[i].is_finite()) else {
                 // Anything but a finite input: the scalar path, with its checks and messages (it
@@ -711,6 +749,68 @@ impl<M: FmuModel> Table<M> {
     }
 }
 
+/// Copies the scalars `vrs` from `refs` into `values` (pairwise) while each has a position in
+/// `flat` (by value reference) within `refs`; the count copied. Its own function, so that the
+/// loop works on plain slices, in registers, not through the captures of a closure.
+fn read_flat(flat: &[u32], refs: &[&f64], vrs: &[u32], values: &mut [f64]) -> usize {
+    let mut copied = 0;
+    for (vr, value) in vrs.iter().zip(values.iter_mut()) {
+        let Some(r) = flat.get(*vr as usize).and_then(|k| refs.get(*k as usize)) else { break };
+        *value = **r;
+        copied += 1;
+    }
+    copied
+}
+
+/// Writes the finite `values` to the scalars `vrs` (pairwise) through `refs` while each has a
+/// position in `flat` within `refs`: the count written and whether any value changed.
+fn write_flat(flat: &[u32], refs: &mut [&mut f64], vrs: &[u32], values: &[f64]) -> (usize, bool) {
+    let mut written = 0;
+    let mut changed = false;
+    for (vr, value) in vrs.iter().zip(values) {
+        let Some(r) = flat.get(*vr as usize).and_then(|k| refs.get_mut(*k as usize)) else { break };
+        if !value.is_finite() {
+            break;
+        }
+        if **r != *value {
+            **r = *value;
+            changed = true;
+        }
+        written += 1;
+    }
+    (written, changed)
+}
+
+/// Where each output and input scalar is among the references a fresh model gives through
+/// [`FmuModel::with_output_refs`] and [`FmuModel::with_input_refs`], by value reference: the
+/// reference whose address is the memory its accessor gives (causalities must match). Each list
+/// is as long as the largest value reference it places, plus one.
+fn flat_positions<M: FmuModel>(scalars: &[Scalar<M>]) -> (Vec<u32>, Vec<u32>) {
+    let mut model = M::new(None);
+    let mut outputs: Vec<usize> = Vec::new();
+    model.with_output_refs(&mut |refs| outputs.extend(refs.iter().map(|r| std::ptr::from_ref::<f64>(*r) as usize)));
+    let mut inputs: Vec<usize> = Vec::new();
+    model.with_input_refs(&mut |refs| inputs.extend(refs.iter().map(|r| std::ptr::from_ref::<f64>(&**r) as usize)));
+    let mut flat_outputs = Vec::new();
+    let mut flat_inputs = Vec::new();
+    for s in scalars {
+        let (Access::Float(access), false) = (s.variable.access, s.variable.role.is_calculated()) else { continue };
+        let (addresses, flat) = match s.variable.causality {
+            Causality::Output => (&outputs, &mut flat_outputs),
+            Causality::Input => (&inputs, &mut flat_inputs),
+            _ => continue,
+        };
+        let address = std::ptr::from_ref::<f64>(&access(&mut model)[s.element]) as usize;
+        if let Some(position) = addresses.iter().position(|a| *a == address) {
+            if flat.len() <= s.vr as usize {
+                flat.resize(s.vr as usize + 1, NOT_FLAT);
+            }
+            flat[s.vr as usize] = position as u32;
+        }
+    }
+    (flat_outputs, flat_inputs)
+}
+
 /// The start value of `s` in `model` (a fresh one), as the model description writes it.
 fn start_value_in<M: FmuModel>(model: &mut M, s: &Scalar<M>) -> Option<String> {
     if matches!(s.variable.causality, Causality::Output | Causality::Independent) || s.variable.role.is_calculated() {
@@ -771,7 +871,8 @@ impl<M: FmuModel> Table<M> {
                 flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
             }
         }
-        let mut table = Table { variables, scalars, by_vr, floats, flags, enumerations, token: String::new() };
+        let (flat_outputs, flat_inputs) = flat_positions(&scalars);
+        let mut table = Table { variables, scalars, by_vr, floats, flags, flat_outputs, flat_inputs, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
