@@ -898,6 +898,14 @@ impl<M: FmuModel> Table<M> {
         self.scalars.iter().find(|s| s.name == name)
     }
 
+    /// How many output and input scalars the fast paths of [`Table::get_floats`] and
+    /// [`Table::set_floats`] reach through [`FmuModel::with_output_refs`] and
+    /// [`FmuModel::with_input_refs`].
+    pub fn flat_scalars(&self) -> (usize, usize) {
+        let count = |flat: &[u32]| flat.iter().filter(|k| **k != NOT_FLAT).count();
+        (count(&self.flat_outputs), count(&self.flat_inputs))
+    }
+
     /// Every enumeration type, in the order the model descriptions declare them.
     pub fn enumerations(&self) -> &[&'static EnumerationType] {
         &self.enumerations
@@ -1130,9 +1138,11 @@ mod tests {
     use super::*;
 
     /// Arrays next to scalars: input u[4] (value references 1-4), outputs y[3] = 2 u[1..3]
-    /// (10-12) and z = u[4] (13), a Boolean output (20) and a parameter (30).
+    /// (10-12) and z = u[4] (13), a Boolean output (20) and a parameter (30). With `FLAT` it
+    /// offers some outputs (y[1], y[3], z) and inputs (u[3], u[1], u[2]) through references,
+    /// next to references that are no output or input scalar and must go unused.
     #[derive(Clone, Debug, Default)]
-    struct Arrays {
+    struct Generic<const FLAT: bool> {
         time: f64,
         u: [f64; 4],
         y: [f64; 3],
@@ -1143,7 +1153,10 @@ mod tests {
         changes: u32,
     }
 
-    impl FmuModel for Arrays {
+    type Arrays = Generic<false>;
+    type FlatArrays = Generic<true>;
+
+    impl<const FLAT: bool> FmuModel for Generic<FLAT> {
         const NAME: &'static str = "Arrays";
         const DESCRIPTION: &'static str = "arrays";
         const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 0.1);
@@ -1151,7 +1164,7 @@ mod tests {
         fn build_table() -> Table<Self> {
             Table::new(
                 vec![
-                    Variable::time(|m: &mut Arrays| std::slice::from_mut(&mut m.time)),
+                    Variable::time(|m: &mut Self| std::slice::from_mut(&mut m.time)),
                     Variable::float("u", 1, 4, Causality::Input, "1", "input", |m| &mut m.u),
                     Variable::float("y", 10, 3, Causality::Output, "1", "output", |m| &mut m.y),
                     Variable::float("z", 13, 1, Causality::Output, "1", "output", |m| std::slice::from_mut(&mut m.z)),
@@ -1165,7 +1178,7 @@ mod tests {
             unreachable!("the tests build their own table")
         }
         fn new(_: Option<PathBuf>) -> Self {
-            Arrays { gain: 2.0, ..Default::default() }
+            Generic { gain: 2.0, ..Default::default() }
         }
         fn resources(&self) -> Option<&Path> {
             None
@@ -1200,6 +1213,23 @@ mod tests {
         fn take_warnings(&mut self) -> Vec<String> {
             Vec::new()
         }
+        fn with_output_refs(&self, f: &mut dyn FnMut(&[&f64])) {
+            if FLAT {
+                // The parameter and an input offered as outputs: neither may be read as one.
+                f(&[&self.gain, &self.z, &self.y[2], &self.u[0], &self.y[0]]);
+            } else {
+                f(&[]);
+            }
+        }
+        fn with_input_refs(&mut self, f: &mut dyn FnMut(&mut [&mut f64])) {
+            if FLAT {
+                // The parameter and an output offered as inputs: neither may be set as one.
+                let [u0, u1, u2, _] = &mut self.u;
+                f(&mut [&mut self.gain, u2, &mut self.y[0], u0, u1]);
+            } else {
+                f(&mut []);
+            }
+        }
     }
 
     /// Value reference lists with runs, gaps, reversals, repeats, other types and unknown ones.
@@ -1217,9 +1247,17 @@ mod tests {
 
     #[test]
     fn get_floats_reads_what_scalar_gets_read_and_updates_once() {
-        let table = Arrays::build_table();
+        gets_match_scalar_gets::<false>();
+        gets_match_scalar_gets::<true>();
+    }
+
+    /// [`Table::get_floats`] of `Generic<FLAT>` against scalar gets of the model without
+    /// references.
+    fn gets_match_scalar_gets<const FLAT: bool>() {
+        let table = Generic::<FLAT>::build_table();
+        let scalar_table = Arrays::build_table();
         for vrs in LISTS {
-            let mut model = Arrays::new(None);
+            let mut model = Generic::<FLAT>::new(None);
             model.u = [1.0, -2.0, 3.0, 4.5];
             let mut batched = vec![f64::NAN; vrs.len()];
             let result = table.get_floats(&mut model, vrs, &mut batched);
@@ -1229,7 +1267,7 @@ mod tests {
             let mut expected = vec![f64::NAN; vrs.len()];
             let mut first_error = None;
             for (i, &vr) in vrs.iter().enumerate() {
-                match table.get_float(&mut reference, vr) {
+                match scalar_table.get_float(&mut reference, vr) {
                     Ok(v) => expected[i] = v,
                     Err(e) => {
                         first_error = Some(e);
@@ -1247,17 +1285,27 @@ mod tests {
 
     #[test]
     fn set_floats_writes_what_scalar_sets_write_and_stops_at_the_first_refusal() {
-        let table = Arrays::build_table();
-        let inputs: [&[u32]; 4] = [&[1, 2, 3, 4], &[4, 3, 2, 1], &[1, 2, 4, 3], &[2, 3, 10, 4]];
+        sets_match_scalar_sets::<false>();
+        sets_match_scalar_sets::<true>();
+    }
+
+    /// [`Table::set_floats`] of `Generic<FLAT>` against scalar sets of the model without
+    /// references: runs, gaps, repeats, a parameter, an output, an unknown reference, and a
+    /// non-finite value at each position.
+    fn sets_match_scalar_sets<const FLAT: bool>() {
+        let table = Generic::<FLAT>::build_table();
+        let scalar_table = Arrays::build_table();
+        let inputs: [&[u32]; 9] =
+            [&[1, 2, 3, 4], &[4, 3, 2, 1], &[1, 2, 4, 3], &[2, 3, 10, 4], &[1, 2, 30, 3], &[3, 99, 1], &[1, 1, 4, 4, 2], &[3, 1, 2], &[1, 2, 3, 10]];
         for vrs in inputs {
-            for bad in [None, Some(0), Some(1), Some(2)] {
+            for bad in [None, Some(0), Some(1), Some(2), Some(3)] {
                 let values: Vec<f64> = (0..vrs.len()).map(|i| if Some(i) == bad { f64::NAN } else { 0.5 + i as f64 }).collect();
-                let mut batched = Arrays::new(None);
+                let mut batched = Generic::<FLAT>::new(None);
                 let result = table.set_floats(&mut batched, vrs, &values, SetPhase::Running);
                 let mut reference = Arrays::new(None);
                 let mut first_error = None;
                 for (&vr, &value) in vrs.iter().zip(&values) {
-                    if let Err(e) = table.set_float(&mut reference, vr, value, SetPhase::Running) {
+                    if let Err(e) = scalar_table.set_float(&mut reference, vr, value, SetPhase::Running) {
                         first_error = Some(e);
                         break;
                     }
@@ -1265,10 +1313,29 @@ mod tests {
                 // Compared as messages: a NaN in an error is not equal to itself.
                 assert_eq!(result.err().map(|e| e.to_string()), first_error.map(|e| e.to_string()), "{vrs:?} {bad:?}");
                 assert_eq!(batched.u, reference.u, "{vrs:?} {bad:?}");
+                assert_eq!((batched.gain, batched.y), (reference.gain, reference.y), "{vrs:?} {bad:?}");
                 // The model heard of the change once, if anything changed before the refusal.
                 assert_eq!(batched.changes, u32::from(reference.changes > 0), "{vrs:?} {bad:?}");
             }
         }
+    }
+
+    #[test]
+    fn references_are_matched_to_scalars_of_their_causality_by_address() {
+        assert_eq!(Arrays::build_table().flat_scalars(), (0, 0));
+        // y[1], y[3], z; u[3], u[1], u[2]: not the parameter, nor an input as an output or an
+        // output as an input.
+        assert_eq!(FlatArrays::build_table().flat_scalars(), (3, 3));
+    }
+
+    #[test]
+    fn a_set_of_unchanged_flat_inputs_does_not_tell_the_model() {
+        let table = FlatArrays::build_table();
+        let mut model = FlatArrays::new(None);
+        table.set_floats(&mut model, &[1, 2, 3], &[0.0, 0.0, 0.0], SetPhase::Running).unwrap();
+        assert_eq!(model.changes, 0);
+        table.set_floats(&mut model, &[3, 1, 2], &[1.0, 0.0, 0.0], SetPhase::Running).unwrap();
+        assert_eq!((model.changes, model.u), (1, [0.0, 0.0, 1.0, 0.0]));
     }
 
     #[test]
