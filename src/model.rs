@@ -368,6 +368,10 @@ impl fmi_export::FmuModel for Model {
         flat::with_output_refs(&self.outputs, f);
     }
 
+    fn with_flag_refs(&self, f: &mut dyn FnMut(&[&bool])) {
+        flat::with_flag_refs(&self.outputs, f);
+    }
+
     fn with_input_refs(&mut self, f: &mut dyn FnMut(&mut [&mut f64])) {
         flat::with_input_refs(&mut self.inputs, f);
     }

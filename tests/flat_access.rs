@@ -162,3 +162,50 @@ fn a_set_of_the_same_inputs_does_not_recompute() {
     table.get_floats(&mut m, &forces, &mut out).unwrap();
     assert_eq!(m.evaluations(), 2);
 }
+
+#[test]
+fn gets_of_boolean_outputs_read_what_scalar_gets_read() {
+    let table = Model::table();
+    let booleans: Vec<u32> = variables::scalars()
+        .iter()
+        .filter(|s| s.causality() == Causality::Output && matches!(s.variable.ty, ValueType::Boolean))
+        .map(|s| s.vr)
+        .collect();
+    assert_eq!((booleans.len(), table.flat_flags()), (10, 10));
+    let mut mixed: Vec<u32> = booleans.iter().rev().copied().collect();
+    mixed.extend([booleans[0], booleans[0], vr("contact.points"), booleans[1]]);
+    let with_unknown = [booleans[2], 99_999, booleans[3]];
+    for shape in [None, Some(3)] {
+        for k in 0..3 {
+            for list in [&booleans[..], &mixed, &with_unknown] {
+                let mut fast = model(shape);
+                let mut reference = model(shape);
+                let inputs_vrs = vrs(Causality::Input);
+                let values = inputs(f64::from(k));
+                table.set_floats(&mut fast, &inputs_vrs, &values, SetPhase::Running).unwrap();
+                table.set_floats(&mut reference, &inputs_vrs, &values, SetPhase::Running).unwrap();
+                let mut got = vec![None; list.len()];
+                let result = table.get_bools(&mut fast, list, &mut got, Some);
+                assert_eq!(fast.evaluations(), 1);
+                let mut expected = vec![None; list.len()];
+                let mut first_error = None;
+                for (i, &vr) in list.iter().enumerate() {
+                    match table.get_bool(&mut reference, vr) {
+                        Ok(v) => expected[i] = Some(v),
+                        Err(e) => {
+                            first_error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                assert_eq!((got, result.err()), (expected, first_error), "{shape:?} {k} {list:?}");
+            }
+        }
+    }
+    // In contact, some are true.
+    let mut m = model(Some(3));
+    table.set_floats(&mut m, &vrs(Causality::Input), &inputs(0.0), SetPhase::Running).unwrap();
+    let mut got = vec![false; booleans.len()];
+    table.get_bools(&mut m, &booleans, &mut got, |b| b).unwrap();
+    assert!(got[0] && got.iter().filter(|b| **b).count() >= 3, "{got:?}");
+}

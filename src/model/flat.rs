@@ -1,6 +1,6 @@
-//! The inputs and real outputs as flat lists of references, for the variable table's fast paths
-//! (`FmuModel::with_input_refs`, `FmuModel::with_output_refs`): a set of many inputs or a get of
-//! many outputs then costs one index and one load or store per scalar instead of an accessor
+//! The inputs, the real outputs and the Boolean outputs as flat lists of references, for the
+//! variable table's fast paths (`FmuModel::with_input_refs`, `FmuModel::with_output_refs`,
+//! `FmuModel::with_flag_refs`): a set of many inputs or a get of many outputs then costs one index and one load or store per scalar instead of an accessor
 //! call. The table matches each reference to its scalar by address when it is built, so the
 //! order here is free (it follows the value references).
 
@@ -42,4 +42,10 @@ pub fn with_input_refs(inputs: &mut Inputs, f: &mut dyn FnMut(&mut [&mut f64])) 
         frame_b: Frame { r_0: [b0, b1, b2], q: [b3, b4, b5, b6], v_0: [b7, b8, b9], w_0: [b10, b11, b12] },
     } = inputs;
     f(&mut [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12]);
+}
+
+/// Calls `f` with a reference to every Boolean output, in value-reference order.
+pub fn with_flag_refs(o: &Outputs, f: &mut dyn FnMut(&[&bool])) {
+    let p = &o.point;
+    f(&[&o.active, &o.sticking, &p[0].active, &p[1].active, &p[2].active, &p[3].active, &p[4].active, &p[5].active, &p[6].active, &p[7].active]);
 }

@@ -263,10 +263,7 @@ impl<M: FmuModel> Instance<M> {
     }
 
     pub fn get_bools<T>(&mut self, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> FmiResult {
-        let mut fresh = false;
-        for (vr, value) in vrs.iter().zip(values.iter_mut()) {
-            *value = convert(self.table.get_bool_once(&mut self.model, *vr, &mut fresh).map_err(variable_failure)?);
-        }
+        self.table.get_bools(&mut self.model, vrs, values, convert).map_err(variable_failure)?;
         self.flush_warnings();
         Ok(Status::Ok)
     }

@@ -111,6 +111,12 @@ pub trait FmuModel: Clone + Sized + 'static {
         f(&[]);
     }
 
+    /// The same for gets of many Boolean outputs: references to Boolean output scalars (see
+    /// [`FmuModel::with_output_refs`] for the contract).
+    fn with_flag_refs(&self, f: &mut dyn FnMut(&[&bool])) {
+        f(&[]);
+    }
+
     /// The same for sets of many Float64 inputs: calls `f` once with mutable references to real
     /// input scalars of the model (see [`FmuModel::with_output_refs`] for the contract); a set
     /// writes each matched scalar through its reference, with the checks of the scalar path.

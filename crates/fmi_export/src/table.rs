@@ -353,6 +353,9 @@ pub struct Table<M: 'static> {
     /// By value reference: the position of the input scalar among the references of
     /// [`FmuModel::with_input_refs`], `NOT_FLAT` for any other (see [`Table::set_floats`]).
     flat_inputs: Vec<u32>,
+    /// By value reference: the position of the Boolean output scalar among the references of
+    /// [`FmuModel::with_flag_refs`], `NOT_FLAT` for any other (see [`Table::get_bools`]).
+    flat_flags: Vec<u32>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
 }
@@ -717,6 +720,32 @@ impl<M: FmuModel> Table<M> {
         Ok(*access(model))
     }
 
+    /// Reads the Boolean scalars `vrs` into `values` (pairwise, through `convert`), bringing
+    /// the outputs up to date at most once: the Boolean outputs the model offers through
+    /// [`FmuModel::with_flag_refs`] with one index and one load each, the others as
+    /// [`Table::get_bool_once`]. The first refused scalar stops the call with its error.
+    pub fn get_bools<T>(&self, model: &mut M, vrs: &[u32], values: &mut [T], convert: impl Fn(bool) -> T) -> Result<(), VariableError> {
+        let n = vrs.len().min(values.len());
+        let mut fresh = false;
+        let mut i = 0;
+        while i < n {
+            if self.flat_flags.get(vrs[i] as usize).is_some_and(|k| *k != NOT_FLAT) {
+                if !fresh {
+                    model.update_outputs().map_err(VariableError::Model)?;
+                    fresh = true;
+                }
+                let start = i;
+                model.with_flag_refs(&mut |refs| i += read_flat_flags(&self.flat_flags, refs, &vrs[i..n], &mut values[i..n], &convert));
+                if i > start {
+                    continue;
+                }
+            }
+            values[i] = convert(self.get_bool_once(model, vrs[i], &mut fresh)?);
+            i += 1;
+        }
+        Ok(())
+    }
+
     pub fn set_bool(&self, model: &mut M, vr: u32, value: bool, phase: SetPhase) -> Result<(), VariableError> {
         let s = self.lookup(vr)?;
         let Access::Bool(access) = s.variable.access else { return Err(wrong_type(s, "Boolean")) };
@@ -762,6 +791,17 @@ fn read_flat(flat: &[u32], refs: &[&f64], vrs: &[u32], values: &mut [f64]) -> us
     copied
 }
 
+/// [`read_flat`] for Boolean outputs, converted.
+fn read_flat_flags<T>(flat: &[u32], refs: &[&bool], vrs: &[u32], values: &mut [T], convert: &impl Fn(bool) -> T) -> usize {
+    let mut copied = 0;
+    for (vr, value) in vrs.iter().zip(values.iter_mut()) {
+        let Some(r) = flat.get(*vr as usize).and_then(|k| refs.get(*k as usize)) else { break };
+        *value = convert(**r);
+        copied += 1;
+    }
+    copied
+}
+
 /// Writes the finite `values` to the scalars `vrs` (pairwise) through `refs` while each has a
 /// position in `flat` within `refs`: the count written and whether any value changed.
 fn write_flat(flat: &[u32], refs: &mut [&mut f64], vrs: &[u32], values: &[f64]) -> (usize, bool) {
@@ -781,26 +821,35 @@ fn write_flat(flat: &[u32], refs: &mut [&mut f64], vrs: &[u32], values: &[f64]) 
     (written, changed)
 }
 
+/// How many value references have a position in `flat`.
+fn flat_count(flat: &[u32]) -> usize {
+    flat.iter().filter(|k| **k != NOT_FLAT).count()
+}
+
 /// Where each output and input scalar is among the references a fresh model gives through
-/// [`FmuModel::with_output_refs`] and [`FmuModel::with_input_refs`], by value reference: the
-/// reference whose address is the memory its accessor gives (causalities must match). Each list
-/// is as long as the largest value reference it places, plus one.
-fn flat_positions<M: FmuModel>(scalars: &[Scalar<M>]) -> (Vec<u32>, Vec<u32>) {
+/// [`FmuModel::with_output_refs`], [`FmuModel::with_input_refs`] and [`FmuModel::with_flag_refs`],
+/// by value reference: the reference whose address is the memory its accessor gives (Float64
+/// outputs, Float64 inputs, Boolean outputs). Each list is as long as the largest value
+/// reference it places, plus one.
+fn flat_positions<M: FmuModel>(scalars: &[Scalar<M>]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let mut model = M::new(None);
     let mut outputs: Vec<usize> = Vec::new();
     model.with_output_refs(&mut |refs| outputs.extend(refs.iter().map(|r| std::ptr::from_ref::<f64>(*r) as usize)));
     let mut inputs: Vec<usize> = Vec::new();
     model.with_input_refs(&mut |refs| inputs.extend(refs.iter().map(|r| std::ptr::from_ref::<f64>(&**r) as usize)));
-    let mut flat_outputs = Vec::new();
-    let mut flat_inputs = Vec::new();
+    let mut flags: Vec<usize> = Vec::new();
+    model.with_flag_refs(&mut |refs| flags.extend(refs.iter().map(|r| std::ptr::from_ref::<bool>(*r) as usize)));
+    let (mut flat_outputs, mut flat_inputs, mut flat_flags) = (Vec::new(), Vec::new(), Vec::new());
     for s in scalars {
-        let (Access::Float(access), false) = (s.variable.access, s.variable.role.is_calculated()) else { continue };
-        let (addresses, flat) = match s.variable.causality {
-            Causality::Output => (&outputs, &mut flat_outputs),
-            Causality::Input => (&inputs, &mut flat_inputs),
+        if s.variable.role.is_calculated() {
+            continue;
+        }
+        let (addresses, flat, address) = match (s.variable.access, s.variable.causality) {
+            (Access::Float(access), Causality::Output) => (&outputs, &mut flat_outputs, std::ptr::from_ref::<f64>(&access(&mut model)[s.element]) as usize),
+            (Access::Float(access), Causality::Input) => (&inputs, &mut flat_inputs, std::ptr::from_ref::<f64>(&access(&mut model)[s.element]) as usize),
+            (Access::Bool(access), Causality::Output) => (&flags, &mut flat_flags, std::ptr::from_ref::<bool>(access(&mut model)) as usize),
             _ => continue,
         };
-        let address = std::ptr::from_ref::<f64>(&access(&mut model)[s.element]) as usize;
         if let Some(position) = addresses.iter().position(|a| *a == address) {
             if flat.len() <= s.vr as usize {
                 flat.resize(s.vr as usize + 1, NOT_FLAT);
@@ -808,7 +857,7 @@ fn flat_positions<M: FmuModel>(scalars: &[Scalar<M>]) -> (Vec<u32>, Vec<u32>) {
             flat[s.vr as usize] = position as u32;
         }
     }
-    (flat_outputs, flat_inputs)
+    (flat_outputs, flat_inputs, flat_flags)
 }
 
 /// The start value of `s` in `model` (a fresh one), as the model description writes it.
@@ -871,8 +920,9 @@ impl<M: FmuModel> Table<M> {
                 flags[s.vr as usize] = FlagSlot { access: s.variable.access, causality: s.variable.causality, int_kinds };
             }
         }
-        let (flat_outputs, flat_inputs) = flat_positions(&scalars);
-        let mut table = Table { variables, scalars, by_vr, floats, flags, flat_outputs, flat_inputs, enumerations, token: String::new() };
+        let (flat_outputs, flat_inputs, flat_flags) = flat_positions(&scalars);
+        let mut table =
+            Table { variables, scalars, by_vr, floats, flags, flat_outputs, flat_inputs, flat_flags, enumerations, token: String::new() };
         table.token = table.compute_token();
         table
     }
@@ -902,8 +952,13 @@ impl<M: FmuModel> Table<M> {
     /// [`Table::set_floats`] reach through [`FmuModel::with_output_refs`] and
     /// [`FmuModel::with_input_refs`].
     pub fn flat_scalars(&self) -> (usize, usize) {
-        let count = |flat: &[u32]| flat.iter().filter(|k| **k != NOT_FLAT).count();
-        (count(&self.flat_outputs), count(&self.flat_inputs))
+        (flat_count(&self.flat_outputs), flat_count(&self.flat_inputs))
+    }
+
+    /// How many Boolean output scalars [`Table::get_bools`] reaches through
+    /// [`FmuModel::with_flag_refs`].
+    pub fn flat_flags(&self) -> usize {
+        flat_count(&self.flat_flags)
     }
 
     /// Every enumeration type, in the order the model descriptions declare them.
@@ -1221,6 +1276,13 @@ mod tests {
                 f(&[]);
             }
         }
+        fn with_flag_refs(&self, f: &mut dyn FnMut(&[&bool])) {
+            if FLAT {
+                f(&[&self.flag]);
+            } else {
+                f(&[]);
+            }
+        }
         fn with_input_refs(&mut self, f: &mut dyn FnMut(&mut [&mut f64])) {
             if FLAT {
                 // The parameter and an output offered as inputs: neither may be set as one.
@@ -1326,6 +1388,37 @@ mod tests {
         // y[1], y[3], z; u[3], u[1], u[2]: not the parameter, nor an input as an output or an
         // output as an input.
         assert_eq!(FlatArrays::build_table().flat_scalars(), (3, 3));
+    }
+
+    #[test]
+    fn get_bools_reads_what_scalar_gets_read_and_updates_once() {
+        let table = FlatArrays::build_table();
+        assert_eq!(table.flat_flags(), 1);
+        let scalar_table = Arrays::build_table();
+        let lists: [&[u32]; 5] = [&[20], &[20, 20, 20], &[20, 13, 20], &[20, 99], &[30, 20]];
+        for vrs in lists {
+            for u4 in [-1.0, 1.0] {
+                let mut model = FlatArrays::new(None);
+                model.u[3] = u4;
+                let mut values = vec![None; vrs.len()];
+                let result = table.get_bools(&mut model, vrs, &mut values, Some);
+                assert!(model.updates <= 1, "{vrs:?}");
+                let mut reference = Arrays::new(None);
+                reference.u[3] = u4;
+                let mut expected = vec![None; vrs.len()];
+                let mut first_error = None;
+                for (i, &vr) in vrs.iter().enumerate() {
+                    match scalar_table.get_bool(&mut reference, vr) {
+                        Ok(v) => expected[i] = Some(v),
+                        Err(e) => {
+                            first_error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                assert_eq!((values, result.err()), (expected, first_error), "{vrs:?} {u4}");
+            }
+        }
     }
 
     #[test]
