@@ -1,0 +1,304 @@
+//! The lean path of [`Block::evaluate`] for a sphere or a point on a plane (either order) under
+//! stateless laws without couples: one contact point, computed in straight-line code.
+//!
+//! The general path collects the point, evaluates its [`PointForce`](crate::physics::contact::PointForce),
+//! adds it into the sums and derives the outputs from them; here the same numbers come from the
+//! same operations in the same order, without the intermediate structures and copies, without
+//! the deflection and couple work the laws do not need, and without normalising the sphere's
+//! quaternion (only its norm is checked: a sphere's orientation does not matter). The outputs
+//! are the general path's bit for bit (`tests::the_lean_path_gives_the_general_outputs_bit_for_bit`).
+
+use super::{checked_quaternion, Block, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
+use crate::physics::contact::Laws;
+use crate::physics::friction::TangentialState;
+use crate::physics::geometry::{plane_sphere_contact, sphere_radius, GeometryPair};
+use crate::physics::math::{normalised, Pose, Vec3};
+use crate::physics::shape::Shape;
+
+/// A sphere (or a point, radius 0) on a plane, and which body is the plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SinglePoint {
+    plane_is_a: bool,
+    radius: f64,
+}
+
+impl SinglePoint {
+    /// The lean path for this pair and these laws, or `None` when they need the general one:
+    /// another pair, a stateful law (its per-point state), or a spin or rolling couple.
+    pub(super) fn new(pair: &GeometryPair, laws: &Laws) -> Option<SinglePoint> {
+        if laws.is_stateful() || laws.torque_radius > 0.0 || laws.rolling > 0.0 {
+            return None;
+        }
+        let round = |s: &Shape| matches!(s, Shape::Sphere { .. } | Shape::Point);
+        match (pair.shape_a(), pair.shape_b()) {
+            (Shape::Plane, b) if round(b) => Some(SinglePoint { plane_is_a: true, radius: sphere_radius(b) }),
+            (a, Shape::Plane) if round(a) => Some(SinglePoint { plane_is_a: false, radius: sphere_radius(a) }),
+            _ => None,
+        }
+    }
+
+    /// [`Block::evaluate`] of `block` (whose pair and laws made this `SinglePoint`).
+    #[inline]
+    pub(super) fn evaluate(&self, block: &Block, inputs: &Inputs, out: &mut Outputs) -> Result<Notes, InputError> {
+        let mut notes = Notes::default();
+        let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
+        // Checked in the general path's order, with its messages.
+        let (q_a, norm_a) = checked_quaternion("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?;
+        let (q_b, norm_b) = checked_quaternion("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?;
+        let (r_a, r_b) = (Vec3::from(frame_a.r_0), Vec3::from(frame_b.r_0));
+        let (plane_frame, plane_q, plane_norm, sphere_r, sphere_q, sphere_norm) =
+            if self.plane_is_a { (frame_a, &q_a, norm_a, &r_b, &q_b, norm_b) } else { (frame_b, &q_b, norm_b, &r_a, &q_a, norm_a) };
+        let plane_body = Pose { r: Vec3::from(plane_frame.r_0), q: normalised(plane_q, plane_norm) };
+        let (plane, centre) = if block.no_offsets {
+            (plane_body, *sphere_r)
+        } else {
+            // Pose::compose, as the general path composes the geometry frames.
+            let (plane_offset, sphere_offset) = if self.plane_is_a { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
+            (plane_body.compose(plane_offset), sphere_r + normalised(sphere_q, sphere_norm) * sphere_offset.r)
+        };
+        let cp = plane_sphere_contact(&plane, &centre, self.radius);
+        let cp = if self.plane_is_a { cp } else { cp.flipped() };
+
+        // contact::point_force_deflected, weight 1, no deflection, no couple.
+        let (v_a, w_a, v_b, w_b) = (Vec3::from(frame_a.v_0), Vec3::from(frame_a.w_0), Vec3::from(frame_b.v_0), Vec3::from(frame_b.w_0));
+        let v_rel_at = |p: &Vec3| (v_b + w_b.cross(&(p - r_b))) - (v_a + w_a.cross(&(p - r_a)));
+        let laws = &block.laws;
+        let point_w = cp.point_w();
+        let n = cp.normal_ab_w;
+        let v_rel = v_rel_at(&point_w);
+        let v_normal = v_rel.dot(&n);
+        let slip = v_rel - n * v_normal;
+        let depth = cp.depth();
+        let passed_through = laws.max_depth > 0.0 && depth > laws.max_depth;
+        let normal_force = if passed_through { 0.0 } else { laws.normal.force(depth, -v_normal, 0.0) };
+        let friction = laws.friction.force_over(depth, normal_force, &slip, &Vec3::zeros(), &TangentialState::default()).force;
+        let friction_norm = friction.norm();
+
+        // Sums::add from empty sums (their zeros added as there: they turn -0 into +0).
+        let zero = Vec3::zeros();
+        let f = n * normal_force + friction;
+        let force_b = zero + f;
+        let torque_b = zero + ((point_w - r_b).cross(&f) + zero);
+        let torque_a = zero - ((point_w - r_a).cross(&f) + zero);
+        let carries = normal_force > 0.0;
+        let (sum_normal_force, weighted_point) = if carries { (0.0 + normal_force, zero + point_w * normal_force) } else { (0.0, zero) };
+
+        // Block::finish, the point being the deepest.
+        let p_0 = if sum_normal_force > 0.0 {
+            weighted_point / sum_normal_force
+        } else if cp.separation < 0.0 {
+            point_w
+        } else {
+            cp.p_a_w
+        };
+        // At the force point itself the slip is the point's (a different bit pattern of an equal
+        // point, a signed zero, gives the same norm).
+        let slip_speed = if p_0 == point_w {
+            slip.norm()
+        } else {
+            let v_rel = v_rel_at(&p_0);
+            (v_rel - n * v_rel.dot(&n)).norm()
+        };
+        out.frame_b.f_0 = force_b.into();
+        out.frame_b.t_0 = torque_b.into();
+        out.frame_a.f_0 = (-force_b).into();
+        out.frame_a.t_0 = torque_a.into();
+        out.active = carries;
+        out.points = carries as i64;
+        out.normal_force = sum_normal_force;
+        out.friction_force = friction_norm;
+        // A stateless law never sticks.
+        out.sticking = false;
+        out.separation = cp.separation;
+        out.p_0 = p_0.into();
+        out.n_0 = n.into();
+        out.slip_speed = slip_speed;
+        out.point[0] = PointOutput { active: carries, separation: cp.separation, normal_force, friction_force: friction_norm, p_0: point_w.into() };
+        for slot in &mut out.point[1..POINT_OUTPUTS] {
+            *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
+        }
+        notes.passed_through = passed_through;
+        Ok(notes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Block, Frame, Inputs, Outputs, Parameters, PointOutput};
+    use crate::physics::friction::FrictionLawKind;
+    use crate::physics::normal::NormalLawKind;
+    use crate::physics::shape::ShapeKind;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.next()
+        }
+        fn vec(&mut self, scale: f64) -> [f64; 3] {
+            [self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)]
+        }
+        /// A rotation, with a norm off 1 by up to `off` (beyond the warning tolerance at 1e-2).
+        fn quaternion(&mut self, off: f64) -> [f64; 4] {
+            let q = [self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)];
+            let scale = (1.0 + self.range(-off, off)) / q.iter().map(|x| x * x).sum::<f64>().sqrt();
+            q.map(|x| x * scale)
+        }
+    }
+
+    /// Outputs left by an earlier evaluation of another scene: every slot non-zero.
+    fn stale() -> Outputs {
+        let mut out = Outputs { active: true, points: 3, separation: -1.0, normal_force: 2.0, sticking: true, slip_speed: 4.0, ..Outputs::default() };
+        for (i, slot) in out.point.iter_mut().enumerate() {
+            *slot = PointOutput { active: true, separation: -(i as f64), normal_force: 1.0, friction_force: 0.5, p_0: [1.0, 2.0, 3.0] };
+        }
+        out.frame_a.t_0 = [7.0; 3];
+        out
+    }
+
+    /// Both paths' outputs for `inputs` from the same stale outputs, every bit (the `Debug` form
+    /// tells -0 from 0 and prints each number exactly), with their notes or errors.
+    fn both(block: &Block, inputs: &Inputs) -> (String, String) {
+        let (mut lean, mut general) = (stale(), stale());
+        let lean_result = block.evaluate(inputs, &mut Vec::new(), &[], &mut lean);
+        let general_result = block.evaluate_points(inputs, &mut Vec::new(), &[], &mut general);
+        (format!("{lean_result:?} {lean:?}"), format!("{general_result:?} {general:?}"))
+    }
+
+    /// Every stateless normal law with every velocity-based friction law, plane as A and as B,
+    /// sphere and point, with and without `max_depth` and geometry offsets, random poses (some
+    /// quaternions off unit), twists and heights (apart, touching, passed through), and a few
+    /// exact cases (at rest, zero separation, refused quaternions): the lean path gives the
+    /// general path's outputs, notes and errors bit for bit.
+    #[test]
+    fn the_lean_path_gives_the_general_outputs_bit_for_bit() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let frictions = [FrictionLawKind::None, FrictionLawKind::SmoothStickSlip, FrictionLawKind::AdamsCoulomb, FrictionLawKind::Tanh, FrictionLawKind::Stribeck];
+        let (mut checked, mut carrying, mut apart, mut passed, mut noted) = (0, 0, 0, 0, 0);
+        for item in NormalLawKind::ITEMS {
+            let normal = NormalLawKind::from_value(item.value).unwrap();
+            if normal == NormalLawKind::Restitution {
+                continue; // Stateful: the general path.
+            }
+            for friction in frictions {
+                for plane_is_a in [true, false] {
+                    for (round, radius) in [(ShapeKind::Sphere, 0.1), (ShapeKind::Point, 0.0)] {
+                        for (max_depth, offsets) in [(0.0, false), (2e-3, false), (0.0, true), (2e-3, true)] {
+                            let mut p = Parameters::default();
+                            let (plane, sphere) = if plane_is_a { (&mut p.geometry_a, &mut p.geometry_b) } else { (&mut p.geometry_b, &mut p.geometry_a) };
+                            plane.shape = ShapeKind::Plane.value();
+                            sphere.shape = round.value();
+                            if round == ShapeKind::Sphere {
+                                sphere.radius = radius;
+                            }
+                            if offsets {
+                                plane.r = rng.vec(0.2);
+                                plane.q = rng.quaternion(0.0);
+                                sphere.r = rng.vec(0.2);
+                                sphere.q = rng.quaternion(0.0);
+                            }
+                            p.normal.law = normal.value();
+                            p.normal.max_depth = max_depth;
+                            p.friction.law = friction.value();
+                            let block = Block::new(&p, None).unwrap().0;
+                            assert!(block.single.is_some(), "{normal:?} {friction:?}");
+                            for case in 0..40 {
+                                let frame = |rng: &mut Rng| Frame {
+                                    r_0: rng.vec(0.5),
+                                    q: rng.quaternion(if case % 4 == 0 { 0.05 } else { 1e-9 }),
+                                    v_0: rng.vec(0.3),
+                                    w_0: rng.vec(2.0),
+                                };
+                                let mut inputs = Inputs { frame_a: frame(&mut rng), frame_b: frame(&mut rng) };
+                                if case == 1 {
+                                    inputs.frame_a.v_0 = [0.0; 3];
+                                    inputs.frame_b.v_0 = [0.0; 3];
+                                    inputs.frame_a.w_0 = [0.0; 3];
+                                    inputs.frame_b.w_0 = [0.0; 3];
+                                }
+                                // The sphere's geometry at a height about its radius over the
+                                // plane's surface (geometry frames: through the general path's
+                                // own contact, then moved along the normal).
+                                let mut scratch = Vec::new();
+                                let mut out = Outputs::default();
+                                block.evaluate_points(&inputs, &mut scratch, &[], &mut out).unwrap();
+                                let n = out.n_0;
+                                let target = match case {
+                                    2 => 0.0,
+                                    _ => rng.range(-4e-3, 2e-3),
+                                };
+                                let shift = target - out.separation;
+                                let sphere_frame = if plane_is_a { &mut inputs.frame_b } else { &mut inputs.frame_a };
+                                // n points from A to B: B moves along it, A against it.
+                                let sign = if plane_is_a { 1.0 } else { -1.0 };
+                                for k in 0..3 {
+                                    sphere_frame.r_0[k] += sign * shift * n[k];
+                                }
+                                block.evaluate_points(&inputs, &mut scratch, &[], &mut out).unwrap();
+                                match out.normal_force > 0.0 {
+                                    true => carrying += 1,
+                                    false if out.separation >= 0.0 => apart += 1,
+                                    false => passed += 1,
+                                }
+                                let (lean, general) = both(&block, &inputs);
+                                assert_eq!(lean, general, "{normal:?} {friction:?} plane is A: {plane_is_a} {round:?} max_depth {max_depth} offsets {offsets} {inputs:?}");
+                                noted += lean.contains("q_not_unit: true") as usize;
+                                checked += 1;
+                            }
+                            for bad in [[0.0; 4], [f64::NAN, 0.0, 0.0, 1.0], [1e300, 0.0, 0.0, 0.0]] {
+                                for a in [true, false] {
+                                    let mut inputs = Inputs::default();
+                                    if a {
+                                        inputs.frame_a.q = bad;
+                                    } else {
+                                        inputs.frame_b.q = bad;
+                                    }
+                                    let (lean, general) = both(&block, &inputs);
+                                    assert!(lean.starts_with("Err"), "{lean}");
+                                    assert_eq!(lean, general);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The cases cover what they claim to.
+        assert_eq!(checked, 6 * 5 * 2 * 2 * 4 * 40);
+        assert!(carrying > checked / 3 && apart > checked / 5 && passed > checked / 50, "{carrying} {apart} {passed}");
+        assert!(noted > checked / 8, "{noted}");
+    }
+
+    /// Stateful laws and couples keep the general path (they need its per-point work).
+    #[test]
+    fn stateful_laws_and_couples_take_the_general_path() {
+        let plane_sphere = || {
+            let mut p = Parameters::default();
+            p.geometry_a.shape = ShapeKind::Plane.value();
+            p.geometry_b.shape = ShapeKind::Sphere.value();
+            p
+        };
+        assert!(Block::new(&plane_sphere(), None).unwrap().0.single.is_some());
+        let mut p = plane_sphere();
+        p.normal.law = NormalLawKind::Restitution.value();
+        assert!(Block::new(&p, None).unwrap().0.single.is_none());
+        let mut p = plane_sphere();
+        p.friction.law = FrictionLawKind::ElasticCone.value();
+        assert!(Block::new(&p, None).unwrap().0.single.is_none());
+        let mut p = plane_sphere();
+        p.friction.torque_radius = 0.01;
+        assert!(Block::new(&p, None).unwrap().0.single.is_none());
+        let mut p = plane_sphere();
+        p.friction.rolling = 0.01;
+        assert!(Block::new(&p, None).unwrap().0.single.is_none());
+        let mut p = plane_sphere();
+        p.geometry_b.shape = ShapeKind::Box.value();
+        assert!(Block::new(&p, None).unwrap().0.single.is_none());
+    }
+}
