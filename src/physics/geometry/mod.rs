@@ -16,7 +16,6 @@ mod capsule_capsule;
 mod capsule_plane;
 mod cloud_surface;
 pub use cloud_surface::CloudOnPlane;
-pub(crate) use plane_sphere::contact as plane_sphere_contact;
 mod convex;
 mod cylinder_plane;
 mod disk_plane;

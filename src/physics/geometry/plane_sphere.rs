@@ -13,9 +13,7 @@ pub(super) fn contacts(_: &Shape, plane: &Pose, sphere: &Shape, centre: &Pose, o
     out.push(contact(plane, &centre.r, sphere_radius(sphere)));
 }
 
-/// The contact of the plane at `plane` and a sphere of `radius` centred at `centre_w`.
-#[inline]
-pub(crate) fn contact(plane: &Pose, centre_w: &Vec3, radius: f64) -> ContactPoint {
+pub(super) fn contact(plane: &Pose, centre_w: &Vec3, radius: f64) -> ContactPoint {
     let normal = plane.q * Vec3::z();
     let p_b = centre_w - normal * radius;
     let height = (p_b - plane.r).dot(&normal);
