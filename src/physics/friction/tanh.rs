@@ -13,7 +13,7 @@ pub struct TanhFriction {
 
 impl TanhFriction {
     pub fn mu(&self, speed: f64) -> f64 {
-        self.mu * (self.gain * speed).tanh()
+        self.mu * crate::physics::hyperbolic::tanh(self.gain * speed)
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0.
