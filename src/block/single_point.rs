@@ -23,6 +23,7 @@ use crate::physics::friction::TangentialState;
 use crate::physics::geometry::{sphere_radius, GeometryPair};
 use crate::physics::math::{normalised, Pose, Vec3};
 use crate::physics::shape::Shape;
+use nalgebra::Quaternion;
 
 /// A sphere (or a point, radius 0) on a plane, and which body is the plane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,6 +50,16 @@ impl SinglePoint {
     /// [`Block::evaluate`] of `block` (whose pair and laws made this `SinglePoint`).
     #[inline]
     pub(super) fn evaluate(&self, block: &Block, inputs: &Inputs, out: &mut Outputs) -> Result<Notes, InputError> {
+        // One copy of the code for each order: no selection between the bodies at run time.
+        if self.plane_is_a {
+            self.evaluate_ordered::<true>(block, inputs, out)
+        } else {
+            self.evaluate_ordered::<false>(block, inputs, out)
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_ordered<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, out: &mut Outputs) -> Result<Notes, InputError> {
         let mut notes = Notes::default();
         let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
         // Checked in the general path's order, with its messages and notes.
@@ -58,62 +69,65 @@ impl SinglePoint {
         for slot in &mut out.point[1..POINT_OUTPUTS] {
             *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
         }
-        let (r_a, r_b) = (Vec3::from(frame_a.r_0), Vec3::from(frame_b.r_0));
+        let (r_a, r_b) = (frame_a.r_0, frame_b.r_0);
         let (plane_r, plane_q, plane_norm, sphere_r, sphere_q, sphere_norm) =
-            if self.plane_is_a { (&r_a, &q_a, norm_a, &r_b, &q_b, norm_b) } else { (&r_b, &q_b, norm_b, &r_a, &q_a, norm_a) };
+            if PLANE_IS_A { (&r_a, &q_a, norm_a, &r_b, &q_b, norm_b) } else { (&r_b, &q_b, norm_b, &r_a, &q_a, norm_a) };
         // The plane's normal (its frame's z axis) and origin, and the sphere's centre, in W.
         let (normal, origin, centre) = if block.no_offsets {
             // The third column of the rotation matrix of q / |q|, with one division.
             let (w, x, y, z) = (plane_q.w, plane_q.i, plane_q.j, plane_q.k);
             let s = 2.0 / (plane_norm * plane_norm);
-            (Vec3::new((x * z + w * y) * s, (y * z - w * x) * s, 1.0 - (x * x + y * y) * s), *plane_r, *sphere_r)
+            ([(x * z + w * y) * s, (y * z - w * x) * s, 1.0 - (x * x + y * y) * s], *plane_r, *sphere_r)
         } else {
-            // Pose::compose, as the general path composes the geometry frames.
-            let (plane_offset, sphere_offset) = if self.plane_is_a { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
-            let plane = Pose { r: *plane_r, q: normalised(plane_q, plane_norm) }.compose(plane_offset);
-            (plane.q * Vec3::z(), plane.r, sphere_r + normalised(sphere_q, sphere_norm) * sphere_offset.r)
+            let (plane_offset, sphere_offset) = if PLANE_IS_A { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
+            with_offsets(plane_r, plane_q, plane_norm, plane_offset, sphere_r, sphere_q, sphere_norm, sphere_offset)
         };
         // geometry::plane_sphere::contact, then the point seen from A to B.
-        let p_sphere = centre - normal * self.radius;
-        let height = (p_sphere - origin).dot(&normal);
-        let p_plane = p_sphere - normal * height;
-        let (p_a, p_b, n) = if self.plane_is_a { (p_plane, p_sphere, normal) } else { (p_sphere, p_plane, -normal) };
-        let separation = (p_b - p_a).dot(&n);
-        let point_w = (p_a + p_b) * 0.5;
+        let p_sphere = sub(&centre, &scale(&normal, self.radius));
+        let height = dot(&sub(&p_sphere, &origin), &normal);
+        let p_plane = sub(&p_sphere, &scale(&normal, height));
+        let (p_a, p_b, n) = if PLANE_IS_A { (p_plane, p_sphere, normal) } else { (p_sphere, p_plane, scale(&normal, -1.0)) };
+        let separation = dot(&sub(&p_b, &p_a), &n);
+        let point_w = scale(&add(&p_a, &p_b), 0.5);
         out.separation = separation;
-        out.n_0 = n.into();
+        out.n_0 = n;
         out.point[0].separation = separation;
-        out.point[0].p_0 = point_w.into();
+        out.point[0].p_0 = point_w;
 
         // contact::point_force_deflected, weight 1, no deflection, no couple.
-        let (v_a, w_a, v_b, w_b) = (Vec3::from(frame_a.v_0), Vec3::from(frame_a.w_0), Vec3::from(frame_b.v_0), Vec3::from(frame_b.w_0));
-        let v_rel_at = |p: &Vec3| (v_b + w_b.cross(&(p - r_b))) - (v_a + w_a.cross(&(p - r_a)));
+        let v_rel_at = |p: &[f64; 3]| {
+            let v_b = add(&frame_b.v_0, &cross(&frame_b.w_0, &sub(p, &r_b)));
+            let v_a = add(&frame_a.v_0, &cross(&frame_a.w_0, &sub(p, &r_a)));
+            sub(&v_b, &v_a)
+        };
         let laws = &block.laws;
         let v_rel = v_rel_at(&point_w);
-        let v_normal = v_rel.dot(&n);
-        let slip = v_rel - n * v_normal;
+        let v_normal = dot(&v_rel, &n);
+        let slip = sub(&v_rel, &scale(&n, v_normal));
         let depth = (-separation).max(0.0);
         let passed_through = laws.max_depth > 0.0 && depth > laws.max_depth;
         let normal_force = if passed_through { 0.0 } else { laws.normal.force(depth, -v_normal, 0.0) };
-        let friction = laws.friction.force_over(depth, normal_force, &slip, &Vec3::zeros(), &TangentialState::default()).force;
-        let friction_norm = friction.norm();
+        let friction: [f64; 3] = laws.friction.force_over(depth, normal_force, &Vec3::from(slip), &Vec3::zeros(), &TangentialState::default()).force.into();
+        let friction_norm = dot(&friction, &friction).sqrt();
         let carries = normal_force > 0.0;
 
         // The sums of one point and Block::finish. Where the point carries, the contact point
         // is the point itself (the general path's mean weighted by the normal force gives it to
         // within rounding), and the slip speed there is the point's.
-        let f = n * normal_force + friction;
-        out.frame_b.f_0 = f.into();
-        out.frame_a.f_0 = (-f).into();
-        out.frame_b.t_0 = (point_w - r_b).cross(&f).into();
-        out.frame_a.t_0 = (-(point_w - r_a).cross(&f)).into();
-        let p_0 = if carries || separation < 0.0 { point_w } else { p_a };
-        out.p_0 = p_0.into();
-        out.slip_speed = if carries || separation < 0.0 {
-            slip.norm()
+        let f = add(&scale(&n, normal_force), &friction);
+        out.frame_b.f_0 = f;
+        out.frame_a.f_0 = scale(&f, -1.0);
+        out.frame_b.t_0 = cross(&sub(&point_w, &r_b), &f);
+        out.frame_a.t_0 = scale(&cross(&sub(&point_w, &r_a), &f), -1.0);
+        let at_point = carries || separation < 0.0;
+        let p_0 = if at_point { point_w } else { p_a };
+        out.p_0 = p_0;
+        out.slip_speed = if at_point {
+            dot(&slip, &slip).sqrt()
         } else {
             let v_rel = v_rel_at(&p_0);
-            (v_rel - n * v_rel.dot(&n)).norm()
+            let slip = sub(&v_rel, &scale(&n, dot(&v_rel, &n)));
+            dot(&slip, &slip).sqrt()
         };
         out.active = carries;
         out.points = carries as i64;
@@ -128,6 +142,53 @@ impl SinglePoint {
         notes.passed_through = passed_through;
         Ok(notes)
     }
+}
+
+/// The plane's normal and origin and the sphere's centre in W where the geometry frames are
+/// offset from the body frames: [`Pose::compose`], as the general path composes them.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn with_offsets(
+    plane_r: &[f64; 3],
+    plane_q: &Quaternion<f64>,
+    plane_norm: f64,
+    plane_offset: &Pose,
+    sphere_r: &[f64; 3],
+    sphere_q: &Quaternion<f64>,
+    sphere_norm: f64,
+    sphere_offset: &Pose,
+) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    let plane = Pose { r: Vec3::from(*plane_r), q: normalised(plane_q, plane_norm) }.compose(plane_offset);
+    let centre = Vec3::from(*sphere_r) + normalised(sphere_q, sphere_norm) * sphere_offset.r;
+    ((plane.q * Vec3::z()).into(), plane.r.into(), centre.into())
+}
+
+// Vector arithmetic on plain arrays, with nalgebra's operations in its order (`dot` is
+// `x x' + y y' + z z'`, `cross` is nalgebra's), which leaves the compiler free to keep the
+// lanes apart where packing them would cost shuffles.
+#[inline(always)]
+fn add(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+#[inline(always)]
+fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+#[inline(always)]
+fn scale(a: &[f64; 3], s: f64) -> [f64; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+#[inline(always)]
+fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+#[inline(always)]
+fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ impl TanhFriction {
 }
 
 /// `tanh(x) / x`, continued by its value 1 at x = 0.
+#[inline(always)]
 pub(super) fn tanh_over_x<S: Real>(x: S) -> S {
     if x.v().abs() < 1e-4 {
         // tanh x = x - x^3/3 + O(x^5): the relative truncation error here is below 1e-17.
