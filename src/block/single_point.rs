@@ -9,7 +9,9 @@
 //!
 //! Where the last bits may differ from the general path (both are exact up to rounding): the
 //! plane's normal is the third column of the rotation matrix of `q / |q|` with one division by
-//! `|q|^2` (the general path rotates z by the normalised quaternion); a carrying point's contact
+//! `|q|^2` (the general path rotates z by the normalised quaternion); the separation is the
+//! sphere's height over the plane (the general path projects the witnesses' difference on the
+//! normal again, `height |n|^2`); a carrying point's contact
 //! point `p_0` is the point itself (the general path divides `p f_n` by `f_n`) and the slip speed
 //! there is the point's; the sums' zeros are not added (so a zero force or torque component may
 //! keep a minus sign). Everything else is computed with the general path's operations in its
@@ -17,9 +19,8 @@
 //! general path to 1e-12 relative, over every stateless law pair, both orders, offsets and
 //! `max_depth`; notes and refusals are the same exactly.
 
-use super::{checked_quaternion, Block, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
+use super::{checked_quaternion, Block, Frame, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
 use crate::physics::contact::Laws;
-use crate::physics::friction::TangentialState;
 use crate::physics::geometry::{sphere_radius, GeometryPair};
 use crate::physics::math::{normalised, Pose, Vec3};
 use crate::physics::shape::Shape;
@@ -62,32 +63,47 @@ impl SinglePoint {
     fn evaluate_ordered<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, out: &mut Outputs) -> Result<Notes, InputError> {
         let mut notes = Notes::default();
         let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
-        // Checked in the general path's order, with its messages and notes.
-        let (q_a, norm_a) = checked_quaternion("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?;
-        let (q_b, norm_b) = checked_quaternion("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?;
+        // Checked in the general path's order, with its messages and notes. Only the norms
+        // come back (a small return value; the components are read from the inputs).
+        let norm_a = checked_quaternion("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?.1;
+        let norm_b = checked_quaternion("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?.1;
         // Only slot 0 has a point: the others are cleared first, while no register is busy.
         for slot in &mut out.point[1..POINT_OUTPUTS] {
             *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
         }
-        let (r_a, r_b) = (frame_a.r_0, frame_b.r_0);
-        let (plane_r, plane_q, plane_norm, sphere_r, sphere_q, sphere_norm) =
-            if PLANE_IS_A { (&r_a, &q_a, norm_a, &r_b, &q_b, norm_b) } else { (&r_b, &q_b, norm_b, &r_a, &q_a, norm_a) };
+        // The order is a constant: these only name the inputs.
+        let (plane, plane_norm, sphere, sphere_norm) = if PLANE_IS_A { (frame_a, norm_a, frame_b, norm_b) } else { (frame_b, norm_b, frame_a, norm_a) };
         // The plane's normal (its frame's z axis) and origin, and the sphere's centre, in W.
-        let (normal, origin, centre) = if block.no_offsets {
-            // The third column of the rotation matrix of q / |q|, with one division.
-            let (w, x, y, z) = (plane_q.w, plane_q.i, plane_q.j, plane_q.k);
-            let s = 2.0 / (plane_norm * plane_norm);
-            ([(x * z + w * y) * s, (y * z - w * x) * s, 1.0 - (x * x + y * y) * s], *plane_r, *sphere_r)
+        if block.no_offsets {
+            // The third column of the rotation matrix of q / |q|, with one division by |q|^2
+            // (summed here rather than squared from the norm: no square root to wait for).
+            let [w, x, y, z] = plane.q;
+            let s = 2.0 / ((w * w + x * x) + (y * y + z * z));
+            let normal = [(x * z + w * y) * s, (y * z - w * x) * s, 1.0 - (x * x + y * y) * s];
+            // The origin and the centre read in place (no copy through the stack to wait for).
+            notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &plane.r_0, &sphere.r_0, out);
         } else {
             let (plane_offset, sphere_offset) = if PLANE_IS_A { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
-            with_offsets(plane_r, plane_q, plane_norm, plane_offset, sphere_r, sphere_q, sphere_norm, sphere_offset)
-        };
+            let (normal, origin, centre) = with_offsets(plane, plane_norm, plane_offset, sphere, sphere_norm, sphere_offset);
+            notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &origin, &centre, out);
+        }
+        Ok(notes)
+    }
+
+    /// The contact point of the plane through `origin` with unit `normal` and the sphere
+    /// centred at `centre`, its force, and every output; true when the point passed through.
+    #[inline(always)]
+    fn point<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, normal: &[f64; 3], origin: &[f64; 3], centre: &[f64; 3], out: &mut Outputs) -> bool {
+        let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
+        let (r_a, r_b) = (&frame_a.r_0, &frame_b.r_0);
         // geometry::plane_sphere::contact, then the point seen from A to B.
-        let p_sphere = sub(&centre, &scale(&normal, self.radius));
-        let height = dot(&sub(&p_sphere, &origin), &normal);
-        let p_plane = sub(&p_sphere, &scale(&normal, height));
-        let (p_a, p_b, n) = if PLANE_IS_A { (p_plane, p_sphere, normal) } else { (p_sphere, p_plane, scale(&normal, -1.0)) };
-        let separation = dot(&sub(&p_b, &p_a), &n);
+        let p_sphere = sub(centre, &scale(normal, self.radius));
+        let height = dot(&sub(&p_sphere, origin), normal);
+        let p_plane = sub(&p_sphere, &scale(normal, height));
+        let (p_a, p_b, n) = if PLANE_IS_A { (p_plane, p_sphere, *normal) } else { (p_sphere, p_plane, scale(normal, -1.0)) };
+        // `(p_b - p_a) . n` is `height |n|^2`: the height itself, without a second dot product
+        // on the way to the laws.
+        let separation = height;
         let point_w = scale(&add(&p_a, &p_b), 0.5);
         out.separation = separation;
         out.n_0 = n;
@@ -96,8 +112,8 @@ impl SinglePoint {
 
         // contact::point_force_deflected, weight 1, no deflection, no couple.
         let v_rel_at = |p: &[f64; 3]| {
-            let v_b = add(&frame_b.v_0, &cross(&frame_b.w_0, &sub(p, &r_b)));
-            let v_a = add(&frame_a.v_0, &cross(&frame_a.w_0, &sub(p, &r_a)));
+            let v_b = add(&frame_b.v_0, &cross(&frame_b.w_0, &sub(p, r_b)));
+            let v_a = add(&frame_a.v_0, &cross(&frame_a.w_0, &sub(p, r_a)));
             sub(&v_b, &v_a)
         };
         let laws = &block.laws;
@@ -107,7 +123,14 @@ impl SinglePoint {
         let depth = (-separation).max(0.0);
         let passed_through = laws.max_depth > 0.0 && depth > laws.max_depth;
         let normal_force = if passed_through { 0.0 } else { laws.normal.force(depth, -v_normal, 0.0) };
-        let friction: [f64; 3] = laws.friction.force_over(depth, normal_force, &Vec3::from(slip), &Vec3::zeros(), &TangentialState::default()).force.into();
+        // FrictionLaw::force_over of a velocity-based law, on the arrays.
+        let slip_speed = dot(&slip, &slip).sqrt();
+        let friction = if normal_force > 0.0 {
+            let mu_over_speed = laws.friction.mu_over_speed(slip_speed).unwrap_or(0.0);
+            scale(&slip, -(normal_force * mu_over_speed))
+        } else {
+            [0.0; 3]
+        };
         let friction_norm = dot(&friction, &friction).sqrt();
         let carries = normal_force > 0.0;
 
@@ -117,13 +140,13 @@ impl SinglePoint {
         let f = add(&scale(&n, normal_force), &friction);
         out.frame_b.f_0 = f;
         out.frame_a.f_0 = scale(&f, -1.0);
-        out.frame_b.t_0 = cross(&sub(&point_w, &r_b), &f);
-        out.frame_a.t_0 = scale(&cross(&sub(&point_w, &r_a), &f), -1.0);
+        out.frame_b.t_0 = cross(&sub(&point_w, r_b), &f);
+        out.frame_a.t_0 = scale(&cross(&sub(&point_w, r_a), &f), -1.0);
         let at_point = carries || separation < 0.0;
         let p_0 = if at_point { point_w } else { p_a };
         out.p_0 = p_0;
         out.slip_speed = if at_point {
-            dot(&slip, &slip).sqrt()
+            slip_speed
         } else {
             let v_rel = v_rel_at(&p_0);
             let slip = sub(&v_rel, &scale(&n, dot(&v_rel, &n)));
@@ -139,27 +162,17 @@ impl SinglePoint {
         slot.active = carries;
         slot.normal_force = normal_force;
         slot.friction_force = friction_norm;
-        notes.passed_through = passed_through;
-        Ok(notes)
+        passed_through
     }
 }
 
 /// The plane's normal and origin and the sphere's centre in W where the geometry frames are
 /// offset from the body frames: [`Pose::compose`], as the general path composes them.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn with_offsets(
-    plane_r: &[f64; 3],
-    plane_q: &Quaternion<f64>,
-    plane_norm: f64,
-    plane_offset: &Pose,
-    sphere_r: &[f64; 3],
-    sphere_q: &Quaternion<f64>,
-    sphere_norm: f64,
-    sphere_offset: &Pose,
-) -> ([f64; 3], [f64; 3], [f64; 3]) {
-    let plane = Pose { r: Vec3::from(*plane_r), q: normalised(plane_q, plane_norm) }.compose(plane_offset);
-    let centre = Vec3::from(*sphere_r) + normalised(sphere_q, sphere_norm) * sphere_offset.r;
+fn with_offsets(plane: &Frame, plane_norm: f64, plane_offset: &Pose, sphere: &Frame, sphere_norm: f64, sphere_offset: &Pose) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    let rotation = |frame: &Frame, norm: f64| normalised(&Quaternion::new(frame.q[0], frame.q[1], frame.q[2], frame.q[3]), norm);
+    let plane = Pose { r: Vec3::from(plane.r_0), q: rotation(plane, plane_norm) }.compose(plane_offset);
+    let centre = Vec3::from(sphere.r_0) + rotation(sphere, sphere_norm) * sphere_offset.r;
     ((plane.q * Vec3::z()).into(), plane.r.into(), centre.into())
 }
 
@@ -240,19 +253,20 @@ mod tests {
     }
 
     /// Every output of `lean` equals the one of `general` to 1e-12 relative to the size of its
-    /// kind of output (forces, torques, positions, speeds) at these inputs; the flags and counts
-    /// exactly.
-    fn agree(lean: &Outputs, general: &Outputs, inputs: &Inputs) -> Result<(), String> {
+    /// kind of output (forces, torques, positions, speeds) at these inputs, the flags and counts
+    /// exactly. The depth is a small difference of positions of the size of `reach`, so its
+    /// rounding (taken as 64 eps reach) moves the force by `slope` (|df/dd|, measured) times as
+    /// much: that is allowed on top.
+    fn agree(lean: &Outputs, general: &Outputs, inputs: &Inputs, slope: f64) -> Result<bool, String> {
         let max = |xs: &[f64]| xs.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
         let g = general;
         let reach = 1.0 + max(&inputs.frame_a.r_0) + max(&inputs.frame_b.r_0);
-        // The depth is a small difference of positions of the size of `reach`: its rounding,
-        // about eps reach, moves a law's force by about f eps reach / depth (f ~ d^n, n <= 2).
-        // At a separation within that rounding of 0 the paths may disagree on touching.
-        let depth = (-g.separation).max(-lean.separation).max(0.0);
-        let conditioning = if depth > 0.0 { 1.0 + 64.0 * f64::EPSILON * reach / depth / 1e-12 } else { 1.0 };
-        let force = max(&[max(&g.frame_b.f_0), g.normal_force, g.friction_force, max(&lean.frame_b.f_0)]) * conditioning;
-        let edge = g.separation.abs() <= 64.0 * f64::EPSILON * reach;
+        let rounding = 64.0 * f64::EPSILON * reach;
+        // At a separation within that rounding of 0 the paths may disagree on touching, and a
+        // law with damping jumps there (b dd at the least depth): the geometry is compared, the
+        // forces are not.
+        let edge = g.separation.abs() <= rounding;
+        let force = if edge { f64::INFINITY } else { max(&[max(&g.frame_b.f_0), g.normal_force, g.friction_force]) + slope * rounding / 1e-12 };
         let speed = max(&inputs.frame_a.v_0) + max(&inputs.frame_b.v_0) + (max(&inputs.frame_a.w_0) + max(&inputs.frame_b.w_0)) * reach;
         let mut pairs: Vec<(&str, f64, f64, f64)> = Vec::new();
         for k in 0..3 {
@@ -287,7 +301,7 @@ mod tests {
         if (lean.active, lean.points, lean.sticking) != (g.active, g.points, g.sticking) && !edge {
             return Err(format!("active/points/sticking: lean {:?}, general {:?}", (lean.active, lean.points, lean.sticking), (g.active, g.points, g.sticking)));
         }
-        Ok(())
+        Ok(edge)
     }
 
     /// Every stateless normal law with every velocity-based friction law, plane as A and as B,
@@ -299,7 +313,7 @@ mod tests {
     fn the_lean_path_gives_the_general_outputs() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let frictions = [FrictionLawKind::None, FrictionLawKind::SmoothStickSlip, FrictionLawKind::AdamsCoulomb, FrictionLawKind::Tanh, FrictionLawKind::Stribeck];
-        let (mut checked, mut carrying, mut apart, mut passed, mut noted, mut identical) = (0, 0, 0, 0, 0, 0);
+        let (mut checked, mut carrying, mut apart, mut passed, mut noted, mut identical, mut edges) = (0, 0, 0, 0, 0, 0, 0);
         for item in NormalLawKind::ITEMS {
             let normal = NormalLawKind::from_value(item.value).unwrap();
             if normal == NormalLawKind::Restitution {
@@ -365,10 +379,24 @@ mod tests {
                                     false if out.separation >= 0.0 => apart += 1,
                                     false => passed += 1,
                                 }
+                                // |df/dd| here, from the general path 1 nm either side.
+                                let force_at = |dz: f64| {
+                                    let mut moved = inputs.clone();
+                                    let sphere_frame = if plane_is_a { &mut moved.frame_b } else { &mut moved.frame_a };
+                                    for k in 0..3 {
+                                        sphere_frame.r_0[k] += sign * dz * n[k];
+                                    }
+                                    let mut out = Outputs::default();
+                                    block.evaluate_points(&moved, &mut Vec::new(), &[], &mut out).unwrap();
+                                    out.frame_b.f_0
+                                };
+                                let (up, down) = (force_at(1e-9), force_at(-1e-9));
+                                let slope = (0..3).map(|k| (up[k] - down[k]).powi(2)).sum::<f64>().sqrt() / 2e-9;
                                 let (lean_result, lean, general_result, general) = both(&block, &inputs);
                                 assert_eq!(lean_result, general_result);
-                                if let Err(e) = agree(&lean, &general, &inputs) {
-                                    panic!("{e}: {normal:?} {friction:?} plane is A: {plane_is_a} {round:?} max_depth {max_depth} offsets {offsets} {inputs:?}");
+                                match agree(&lean, &general, &inputs, slope) {
+                                    Ok(edge) => edges += edge as usize,
+                                    Err(e) => panic!("{e}: {normal:?} {friction:?} plane is A: {plane_is_a} {round:?} max_depth {max_depth} offsets {offsets} {inputs:?}"),
                                 }
                                 let bits = |o: &Outputs| format!("{o:?}");
                                 identical += (bits(&lean) == bits(&general)) as usize;
@@ -400,8 +428,10 @@ mod tests {
         assert_eq!(checked, 6 * 5 * 2 * 2 * 4 * 40);
         assert!(carrying > checked / 3 && apart > checked / 5 && passed > checked / 50, "{carrying} {apart} {passed}");
         assert!(noted > checked / 8, "{noted}");
+        // Only the cases placed at separation 0 on purpose (one in 40) are at the edge.
+        assert!(edges <= checked / 40, "{edges} of {checked} cases at the edge");
         // Most cases differ in some last bit (the lean normal, the contact point itself).
-        eprintln!("{identical} of {checked} cases bit-identical");
+        eprintln!("{identical} of {checked} cases bit-identical, {edges} at the edge");
     }
 
     /// Stateful laws and couples keep the general path (they need its per-point work).

@@ -17,6 +17,7 @@ impl TanhFriction {
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0.
+    #[inline(always)]
     pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
         tanh_over_x(speed * self.gain) * (self.mu * self.gain)
     }
