@@ -370,8 +370,8 @@ mod tests {
                                 let sphere_frame = if plane_is_a { &mut inputs.frame_b } else { &mut inputs.frame_a };
                                 // n points from A to B: B moves along it, A against it.
                                 let sign = if plane_is_a { 1.0 } else { -1.0 };
-                                for k in 0..3 {
-                                    sphere_frame.r_0[k] += sign * shift * n[k];
+                                for (r, n) in sphere_frame.r_0.iter_mut().zip(n) {
+                                    *r += sign * shift * n;
                                 }
                                 block.evaluate_points(&inputs, &mut scratch, &[], &mut out).unwrap();
                                 match out.normal_force > 0.0 {
@@ -383,8 +383,8 @@ mod tests {
                                 let force_at = |dz: f64| {
                                     let mut moved = inputs.clone();
                                     let sphere_frame = if plane_is_a { &mut moved.frame_b } else { &mut moved.frame_a };
-                                    for k in 0..3 {
-                                        sphere_frame.r_0[k] += sign * dz * n[k];
+                                    for (r, n) in sphere_frame.r_0.iter_mut().zip(n) {
+                                        *r += sign * dz * n;
                                     }
                                     let mut out = Outputs::default();
                                     block.evaluate_points(&moved, &mut Vec::new(), &[], &mut out).unwrap();

@@ -53,9 +53,12 @@ pub fn tanh(x: f64) -> f64 {
         // On |x| and signed after, so that -0 stays -0.
         return (a + a * t * d / q).copysign(x);
     }
-    if !(a <= 22.0) {
-        // NaN stays NaN; beyond 22 (and at infinity) tanh is ±1.
-        return if x.is_nan() { x } else { 1.0_f64.copysign(x) };
+    if a > 22.0 {
+        // Beyond 22 (and at infinity) tanh is ±1.
+        return 1.0_f64.copysign(x);
+    }
+    if x.is_nan() {
+        return x;
     }
     let y = 2.0 * a;
     let k = (y * INVERSE_LN2 + ROUNDER) - ROUNDER;
