@@ -16,8 +16,11 @@
 //! there is the point's; the sums' zeros are not added (so a zero force or torque component may
 //! keep a minus sign). Everything else is computed with the general path's operations in its
 //! order. `tests::the_lean_path_gives_the_general_outputs` checks every output against the
-//! general path to 1e-12 relative, over every stateless law pair, both orders, offsets and
-//! `max_depth`; notes and refusals are the same exactly.
+//! general path to 1e-12 relative to the size of its kind (forces, torques, positions, speeds),
+//! the forces also within the depth's rounding (64 eps times the positions' size) times the
+//! measured slope of the force, and at a separation within that rounding of zero (where the
+//! two may disagree on touching) the geometry only; over every stateless law pair, both
+//! orders, sphere and point, offsets and `max_depth`. Notes and refusals are the same exactly.
 
 use super::{checked_quaternion, Block, Frame, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
 use crate::physics::contact::Laws;
