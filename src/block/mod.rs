@@ -11,6 +11,7 @@ mod interpolate;
 mod onset;
 pub mod jacobian;
 mod parameters;
+mod single_point;
 mod slots;
 
 pub use interpolate::INPUT_COUNT;
@@ -19,7 +20,8 @@ pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, P
 
 use crate::physics::contact::{self, Laws, PointForce, PointState};
 use crate::physics::geometry::{ContactPoint, GeometryPair, PointQueries};
-use crate::physics::math::{quaternion_problem, rotation_from_wxyz, BodyState, Pose, Vec3};
+use crate::physics::math::{normalised, quaternion_from_wxyz, quaternion_problem, BodyState, Pose, Vec3};
+use nalgebra::Quaternion;
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
 pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
@@ -142,6 +144,8 @@ pub struct Block {
     max_step: f64,
     /// Both geometry frames are the body frames (no offset to compose).
     no_offsets: bool,
+    /// A sphere or a point on a plane under stateless laws without couples: the lean path.
+    single: Option<single_point::SinglePoint>,
 }
 
 impl Block {
@@ -150,6 +154,7 @@ impl Block {
     /// Relative geometry file names are looked up in `resources` (the FMU's resources folder).
     pub fn new(p: &Parameters, resources: Option<&std::path::Path>) -> Result<(Block, Vec<String>), ParameterError> {
         let (v, warnings) = p.validate(resources)?;
+        let single = single_point::SinglePoint::new(&v.pair, &v.laws);
         let block = Block {
             pair: v.pair,
             offset_a: v.offset_a,
@@ -157,6 +162,7 @@ impl Block {
             laws: v.laws,
             max_step: v.solver_max_step,
             no_offsets: v.offset_a == Pose::identity() && v.offset_b == Pose::identity(),
+            single,
         };
         Ok((block, warnings))
     }
@@ -237,7 +243,23 @@ impl Block {
     /// A point cloud against a surface skips `scratch`: its points are independent queries,
     /// evaluated and summed in place in fixed chunks ([`CLOUD_CHUNK`]), on every core for large
     /// clouds ([`PARALLEL_POINTS`]); see [`Block::evaluate_cloud`].
+    ///
+    /// A sphere or a point on a plane under stateless laws without couples takes a lean path
+    /// ([`single_point`]) that gives the same outputs, bit for bit.
+    #[inline]
     pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
+        match &self.single {
+            Some(single) => {
+                scratch.clear();
+                single.evaluate(self, inputs, out)
+            }
+            None => self.evaluate_points(inputs, scratch, states, out),
+        }
+    }
+
+    /// [`Block::evaluate`] for every pair and law: the contact points, each point's force, the
+    /// sums.
+    fn evaluate_points(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
         let mut notes = Notes::default();
         let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut notes)?;
         out.point = Default::default();
@@ -489,10 +511,21 @@ fn point_output(pf: &PointForce) -> PointOutput {
 }
 
 fn body_state(q_name: &'static str, frame: &Frame, not_unit: &mut bool) -> Result<BodyState, InputError> {
-    let (q, norm) = rotation_from_wxyz(&frame.q).ok_or_else(|| InputError {
-        variable: q_name,
-        message: format!("the quaternion {:?} {}", frame.q, quaternion_problem(&frame.q)),
-    })?;
-    *not_unit = (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE;
+    let (raw, norm) = checked_quaternion(q_name, frame, not_unit)?;
+    let q = normalised(&raw, norm);
     Ok(BodyState { pose: Pose { r: Vec3::from(frame.r_0), q }, v: Vec3::from(frame.v_0), w: Vec3::from(frame.w_0) })
+}
+
+/// `frame.q` as a quaternion with its norm, or the error naming `q_name`; sets `not_unit` when
+/// the norm is further than [`QUATERNION_NORM_TOLERANCE`] from 1.
+#[inline]
+fn checked_quaternion(q_name: &'static str, frame: &Frame, not_unit: &mut bool) -> Result<(Quaternion<f64>, f64), InputError> {
+    let Some((raw, norm)) = quaternion_from_wxyz(&frame.q) else { return Err(quaternion_error(q_name, &frame.q)) };
+    *not_unit = (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE;
+    Ok((raw, norm))
+}
+
+#[cold]
+fn quaternion_error(q_name: &'static str, q: &[f64; 4]) -> InputError {
+    InputError { variable: q_name, message: format!("the quaternion {:?} {}", q, quaternion_problem(q)) }
 }

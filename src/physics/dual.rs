@@ -159,7 +159,7 @@ impl<const N: usize> Real for Dual<N> {
         self.chain(e, e)
     }
     fn tanh(self) -> Self {
-        let t = self.v.tanh();
+        let t = super::hyperbolic::tanh(self.v);
         self.chain(t, 1.0 - t * t)
     }
     fn powf(self, e: f64) -> Self {

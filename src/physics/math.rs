@@ -62,10 +62,26 @@ pub fn quaternion_problem(q: &[f64; 4]) -> &'static str {
 /// components are zero, so large that their norm overflows, or not finite (no rotation can be
 /// made of them; [`quaternion_problem`] says which).
 pub fn rotation_from_wxyz(q: &[f64; 4]) -> Option<(Rotation, f64)> {
+    let (raw, norm) = quaternion_from_wxyz(q)?;
+    Some((normalised(&raw, norm), norm))
+}
+
+/// The components `(w, x, y, z)` as a quaternion with its norm, checked as
+/// [`rotation_from_wxyz`] checks them, but not yet normalised: for a caller that needs only the
+/// norm of some quaternions (a sphere's orientation does not matter).
+#[inline]
+pub fn quaternion_from_wxyz(q: &[f64; 4]) -> Option<(Quaternion<f64>, f64)> {
     let raw = Quaternion::new(q[0], q[1], q[2], q[3]);
     let norm = raw.norm();
     if !norm.is_finite() || norm < 1e-12 {
         return None;
     }
-    Some((UnitQuaternion::new_unchecked(raw / norm), norm))
+    Some((raw, norm))
+}
+
+/// The rotation of a checked quaternion `raw` of norm `norm` ([`quaternion_from_wxyz`]):
+/// exactly the one [`rotation_from_wxyz`] gives.
+#[inline]
+pub fn normalised(raw: &Quaternion<f64>, norm: f64) -> Rotation {
+    UnitQuaternion::new_unchecked(raw / norm)
 }

@@ -12,6 +12,7 @@ pub mod dual;
 pub mod enums;
 pub mod friction;
 pub mod geometry;
+pub mod hyperbolic;
 pub mod material;
 pub mod math;
 pub mod normal;

@@ -85,7 +85,7 @@ impl Real for f64 {
     }
     #[inline(always)]
     fn tanh(self) -> f64 {
-        f64::tanh(self)
+        super::hyperbolic::tanh(self)
     }
     #[inline(always)]
     fn powf(self, e: f64) -> f64 {

@@ -13,16 +13,18 @@ pub struct TanhFriction {
 
 impl TanhFriction {
     pub fn mu(&self, speed: f64) -> f64 {
-        self.mu * (self.gain * speed).tanh()
+        self.mu * crate::physics::hyperbolic::tanh(self.gain * speed)
     }
 
     /// `mu(v) / v` [s/m], finite at v = 0.
+    #[inline(always)]
     pub fn mu_over_speed<S: Real>(&self, speed: S) -> S {
         tanh_over_x(speed * self.gain) * (self.mu * self.gain)
     }
 }
 
 /// `tanh(x) / x`, continued by its value 1 at x = 0.
+#[inline(always)]
 pub(super) fn tanh_over_x<S: Real>(x: S) -> S {
     if x.v().abs() < 1e-4 {
         // tanh x = x - x^3/3 + O(x^5): the relative truncation error here is below 1e-17.
