@@ -159,12 +159,19 @@ fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
     c.dot(&g.cross(n1)) >= 0.0 && c.dot(&n2.cross(&g)) >= 0.0
 }
 
+impl Walk {
+    fn new() -> Walk {
+        Walk { vertices: [0; MAX_VERTICES], vertex_count: 0, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY }
+    }
+}
+
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
-/// (the support vertex of `c`), and the edges whose arcs meet it. `None` when a buffer fills.
-fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64) -> Option<Walk> {
+/// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
+/// `None` when a buffer fills.
+fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
-    let mut out = Walk { vertices: [0; MAX_VERTICES], vertex_count: 1, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY };
+    out.vertex_count = 1;
     let mut seen = Seen::new();
     out.vertices[0] = start as u32;
     if let Err(slot) = seen.find(start as u32) {
@@ -202,13 +209,15 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64) -> Option<Walk> {
         }
         head += 1;
     }
-    Some(out)
+    Some(())
 }
 
 /// One edge of a walk in W: a point on it, its direction, the two face normals at its ends of the
 /// arc, and their cross product.
 #[derive(Clone, Copy)]
 struct WorldEdge {
+    /// The vertex at `point`.
+    vertex: usize,
     point: Vec3,
     direction: Vec3,
     n1: Vec3,
@@ -223,13 +232,15 @@ impl WorldEdge {
         let (a, b) = (hull.vertices[edge[0] as usize], hull.vertices[edge[1] as usize]);
         let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { point: rotation * a + translation, direction: rotation * (b - a), n1, n2, n2_x_n1: n2.cross(&n1) }
+        WorldEdge { vertex: edge[0] as usize, point: rotation * a + translation, direction: rotation * (b - a), n1, n2, n2_x_n1: n2.cross(&n1) }
     }
 }
 
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
-/// overlap, exactly (see the module documentation); `None` when this search does not apply.
-pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<Vec3> {
+/// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
+/// its support along it (A's along the normal, B's against it), where the support climbs start;
+/// `None` when this search does not apply.
+pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
     let (ga, gb) = (&a.gauss, &b.gauss);
     if !(ga.usable && gb.usable) {
         return None;
@@ -268,8 +279,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         }
         cos_t = narrower.min(1.0);
     }
-    let walk_a = walk(a, ia, &ua, cos_t)?;
-    let walk_b = walk(b, ib, &ub, cos_t)?;
+    let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
+    walk(a, ia, &ua, cos_t, &mut walk_a)?;
+    walk(b, ib, &ub, cos_t, &mut walk_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -282,16 +294,16 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // centre, so a candidate whose own bound, `height + least of the other - L u.m`, exceeds
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
     let threshold = |height: f64, other: f64| (height + other - along_u) / distance - SLACK;
-    let mut best = (f64::INFINITY, u);
-    let mut consider = |overlap: f64, m: Vec3| {
+    let mut best = (f64::INFINITY, u, [ia, ib]);
+    let mut consider = |overlap: f64, m: Vec3, seeds: [usize; 2]| {
         if overlap < best.0 {
-            best = (overlap, m);
+            best = (overlap, m, seeds);
         }
     };
     // Faces of A against the deepest walked vertex of B, and the other way round.
-    for (hull, walk, rotation, translation, others, sign, axis, other_least) in [
-        (a, &walk_a, &ra, &pose_a.r, points_b, 1.0, ua, walk_b.least),
-        (b, &walk_b, &rb, &pose_b.r, points_a, -1.0, ub, walk_a.least),
+    for (hull, walk, rotation, translation, others, other_walk, sign, axis, other_least) in [
+        (a, &walk_a, &ra, &pose_a.r, points_b, &walk_b, 1.0, ua, walk_b.least),
+        (b, &walk_b, &rb, &pose_b.r, points_a, &walk_a, -1.0, ub, walk_a.least),
     ] {
         // normal.axis >= threshold(height, other_least), without a division per face.
         let face_bound = other_least - along_u - SLACK * distance;
@@ -311,8 +323,17 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
                 }
                 let outward = rotation * normal;
                 let own = hull.gauss.offsets[f as usize] + translation.dot(&outward);
-                let other = others.iter().map(|p| -p.dot(&outward)).fold(f64::NEG_INFINITY, f64::max);
-                consider(own + other, outward * sign);
+                let (mut other, mut deepest) = (f64::NEG_INFINITY, 0);
+                for (k, p) in others.iter().enumerate() {
+                    let x = -p.dot(&outward);
+                    if x > other {
+                        (other, deepest) = (x, k);
+                    }
+                }
+                // A vertex of the face is the hull's support along its normal.
+                let (own_vertex, other_vertex) = (edge[0] as usize, other_walk.vertices[deepest] as usize);
+                let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
+                consider(own + other, outward * sign, seeds);
             }
         }
     }
@@ -349,11 +370,11 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider((ea.point - eb.point).dot(&m), m);
+            consider((ea.point - eb.point).dot(&m), m, [ea.vertex, eb.vertex]);
         }
     }
-    let (overlap, normal) = best;
-    (overlap > 0.0 && overlap.is_finite()).then_some(normal)
+    let (overlap, normal, seeds) = best;
+    (overlap > 0.0 && overlap.is_finite()).then_some((normal, seeds))
 }
 
 #[cfg(test)]
@@ -504,7 +525,7 @@ mod tests {
             let pose_b = Pose { r: pose_a.r + direction * gap, q: rng.rotation() };
             let (least, normal) = brute_force(&a, &pose_a, &b, &pose_b);
             match penetration_normal(&a, &pose_a, &b, &pose_b) {
-                Some(m) => {
+                Some((m, _)) => {
                     found += 1;
                     assert!(least > 0.0);
                     let p = overlap(&a, &pose_a, &b, &pose_b, &m);
@@ -516,6 +537,51 @@ mod tests {
             }
         }
         assert!(found >= 25, "{found} of 40 answered");
+    }
+
+    /// A property over random pairs: random ellipsoid hulls (round, flat, long; few or many
+    /// vertices) at random relative poses from grazing to deep. Whenever the search answers, its
+    /// overlap is the brute-force least and its seeds climb to the scan's support vertices.
+    #[test]
+    fn random_hull_pairs_at_random_poses_give_the_brute_force_least_overlap() {
+        let mut rng = Rng(91);
+        let (mut answered, mut shallow, mut deep) = (0, 0, 0);
+        for round in 0..60 {
+            let axes = |rng: &mut Rng| match round % 3 {
+                0 => Vec3::new(0.1, 0.1, 0.1) * (0.8 + 0.4 * rng.next()),
+                1 => Vec3::new(0.1, 0.05 + 0.1 * rng.next(), 0.02 + 0.1 * rng.next()),
+                _ => Vec3::new(0.03 + 0.2 * rng.next(), 0.03 + 0.2 * rng.next(), 0.03 + 0.2 * rng.next()),
+            };
+            let n = [40, 120, 300][round % 4 % 3];
+            let (axes_a, axes_b) = (axes(&mut rng), axes(&mut rng));
+            let a = hull(&mut rng, n, axes_a);
+            let b = hull(&mut rng, n + 7, axes_b);
+            let pose_a = Pose { r: Vec3::new(rng.next(), rng.next(), rng.next()) * 0.1, q: rng.rotation() };
+            let q_b = rng.rotation();
+            // From grazing to deep: a fraction of the offset along `direction` at which that
+            // direction separates them (they touch at most that far apart).
+            let direction = rng.unit();
+            let touch = overlap(&a, &pose_a, &b, &Pose { r: pose_a.r, q: q_b }, &direction);
+            let fraction = if round % 2 == 0 { 0.9 + 0.1 * rng.next() } else { 0.4 + 0.5 * rng.next() };
+            let pose_b = Pose { r: pose_a.r + direction * touch * fraction, q: q_b };
+            let Some((m, [seed_a, seed_b])) = penetration_normal(&a, &pose_a, &b, &pose_b) else {
+                continue;
+            };
+            let (least, normal) = brute_force(&a, &pose_a, &b, &pose_b);
+            answered += 1;
+            if least < 0.01 {
+                shallow += 1;
+            } else {
+                deep += 1;
+            }
+            let p = overlap(&a, &pose_a, &b, &pose_b, &m);
+            assert!(least > 0.0 && (p - least).abs() < 1e-14, "round {round}: {p} vs {least}");
+            assert!((m - normal).norm() < 1e-9, "round {round}: {m:?} vs {normal:?}");
+            let (da, db) = (pose_a.q.inverse() * m, pose_b.q.inverse() * -m);
+            assert_eq!(a.support_index_from(&da, seed_a), crate::physics::shape::scan(&a.vertices, &da), "round {round}");
+            assert_eq!(b.support_index_from(&db, seed_b), crate::physics::shape::scan(&b.vertices, &db), "round {round}");
+        }
+        assert!(answered >= 15 && shallow >= 5 && deep >= 3, "{answered} answered: {shallow} shallow, {deep} deep");
     }
 
     #[test]
