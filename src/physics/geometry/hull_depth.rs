@@ -269,7 +269,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // Narrower: the minimum's direction m has p(m) <= p(u) and p(m) >= least_A + least_B - L u.m
     // with the least heights over the cells of directions meeting the cone, so it lies in the
     // cone of those; repeated while it narrows.
-    for _ in 0..3 {
+    for _ in 0..2 {
         let (Some(least_a), Some(least_b)) = (ga.cells.least_in_cone(&ua, cos_t), gb.cells.least_in_cone(&ub, cos_t)) else {
             break;
         };
