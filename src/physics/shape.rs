@@ -375,8 +375,11 @@ mod tests {
 
     fn assert_climb_matches_scan(hull: &ConvexHull, directions: &[Vec3]) {
         assert!(hull.vertices.len() > SCAN_VERTICES, "the hull must be large enough to climb");
-        for d in directions {
+        for (k, d) in directions.iter().enumerate() {
             assert_eq!(hull.support_index(d), scan(&hull.vertices, d), "direction {d}");
+            // From any seed (here spread over the hull, and out of range) the climb ends there too.
+            let seed = (k * 7919) % (hull.vertices.len() + 3);
+            assert_eq!(hull.support_index_from(d, seed), scan(&hull.vertices, d), "direction {d} from {seed}");
         }
     }
 
