@@ -212,14 +212,12 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -
     Some(())
 }
 
-/// One edge of a walk in W: a point on it, its direction, the two face normals at its ends of the
-/// arc, and their cross product.
+/// One edge of a walk in W: its two vertices, the two face normals at its ends of the arc, and
+/// their cross product. (The edge's line in W is taken only for the pairs whose arcs cross.)
 #[derive(Clone, Copy)]
 struct WorldEdge {
-    /// The vertex at `point`.
-    vertex: usize,
-    point: Vec3,
-    direction: Vec3,
+    vertex: u32,
+    other: u32,
     n1: Vec3,
     n2: Vec3,
     n2_x_n1: Vec3,
@@ -228,11 +226,17 @@ struct WorldEdge {
 impl WorldEdge {
     /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
     #[inline]
-    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, translation: &Vec3, sign: f64) -> WorldEdge {
-        let (a, b) = (hull.vertices[edge[0] as usize], hull.vertices[edge[1] as usize]);
+    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64) -> WorldEdge {
         let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { vertex: edge[0] as usize, point: rotation * a + translation, direction: rotation * (b - a), n1, n2, n2_x_n1: n2.cross(&n1) }
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1) }
+    }
+
+    /// The edge's line in W: its first vertex and its direction (toward the other).
+    #[inline]
+    fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
+        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+        (rotation * a + translation, rotation * (b - a))
     }
 }
 
@@ -348,13 +352,14 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         walk_b.edges[..walk_b.edge_count]
             .iter()
             .filter(|e| edge_needed(b, e, &ub, walk_a.least))
-            .map(|e| WorldEdge::new(b, e, &rb, &pose_b.r, -1.0)),
+            .map(|e| WorldEdge::new(b, e, &rb, -1.0)),
     );
     for edge in &walk_a.edges[..walk_a.edge_count] {
         if edges_b.is_empty() || !edge_needed(a, edge, &ua, walk_b.least) {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &ra, &pose_a.r, 1.0);
+        let ea = WorldEdge::new(a, edge, &ra, 1.0);
+        let mut line_a = None;
         for eb in &edges_b {
             let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
             if c_ba * d_ba >= 0.0 {
@@ -364,13 +369,15 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if a_dc * b_dc >= 0.0 || c_ba * b_dc <= 0.0 {
                 continue;
             }
-            let Some(mut m) = ea.direction.cross(&eb.direction).try_normalize(0.0) else {
+            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &ra, &pose_a.r));
+            let (point_b, direction_b) = eb.line(b, &rb, &pose_b.r);
+            let Some(mut m) = direction_a.cross(&direction_b).try_normalize(0.0) else {
                 continue;
             };
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider((ea.point - eb.point).dot(&m), m, [ea.vertex, eb.vertex]);
+            consider((point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
         }
     }
     let (overlap, normal, seeds) = best;
@@ -446,19 +453,20 @@ mod tests {
                         let [f1, f2] = hull.gauss.edge_faces[hull.graph.neighbor_start[v] as usize + k];
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
-                        out.push(WorldEdge::new(hull, &edge, &rotation, &pose.r, sign));
+                        let world = WorldEdge::new(hull, &edge, &rotation, sign);
+                        out.push((world, world.line(hull, &rotation, &pose.r).1));
                     }
                 }
             }
             out
         };
         let (edges_a, edges_b) = (edges(a, pose_a, 1.0), edges(b, pose_b, -1.0));
-        for ea in &edges_a {
-            for eb in &edges_b {
+        for (ea, direction_a) in &edges_a {
+            for (eb, direction_b) in &edges_b {
                 let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
                 let (a_dc, b_dc) = (ea.n1.dot(&eb.n2_x_n1), ea.n2.dot(&eb.n2_x_n1));
                 if c_ba * d_ba < 0.0 && a_dc * b_dc < 0.0 && c_ba * b_dc > 0.0 {
-                    if let Some(mut m) = ea.direction.cross(&eb.direction).try_normalize(0.0) {
+                    if let Some(mut m) = direction_a.cross(direction_b).try_normalize(0.0) {
                         if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                             m = -m;
                         }
