@@ -165,6 +165,31 @@ impl Walk {
     }
 }
 
+/// An upper bound on `c . m` over the great-circle arc from `n1` to `n2` (unit, not antipodal;
+/// `c` unit): the nearer end, or the foot of `c` on the arc's circle when it lies between them,
+/// rounded up. The foot is `alpha n1 + beta n2` with `alpha = (c.n1 - k c.n2) / (1 - k^2)`,
+/// `beta = (c.n2 - k c.n1) / (1 - k^2)`, `k = n1.n2`: on the arc when both are at least 0, and
+/// `c` is at the cosine `sqrt(alpha c.n1 + beta c.n2)` from it. A very short arc (`1 - k^2`
+/// tiny) is bounded by its nearer end plus its chord instead.
+#[inline(always)]
+fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
+    let (a1, a2, k) = (n1.dot(c), n2.dot(c), n1.dot(n2));
+    let ends = a1.max(a2);
+    let sine2 = 1.0 - k * k;
+    if !(sine2 > 1e-6) {
+        return ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
+    }
+    let (x, y) = (a1 - k * a2, a2 - k * a1);
+    if x < 0.0 || y < 0.0 {
+        return ends + ARC_ROUNDING;
+    }
+    ends.max(((x * a1 + y * a2) / sine2).max(0.0).sqrt()) + ARC_ROUNDING
+}
+
+/// Rounding allowance of [`arc_nearest`] (cosines; a foot near an end of the arc may be taken
+/// for one just beyond it, which moves the answer by far less).
+const ARC_ROUNDING: f64 = 1e-9;
+
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
 /// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
 /// `None` when a buffer fills.
@@ -221,15 +246,18 @@ struct WorldEdge {
     n1: Vec3,
     n2: Vec3,
     n2_x_n1: Vec3,
+    /// The lower height of the edge's two faces: along every direction of its arc the hull
+    /// reaches at least this far beyond its centre.
+    height: f64,
 }
 
 impl WorldEdge {
     /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
     #[inline]
-    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64) -> WorldEdge {
+    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64, height: f64) -> WorldEdge {
         let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1) }
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
     }
 
     /// The edge's line in W: its first vertex and its direction (toward the other).
@@ -299,9 +327,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
     let threshold = |height: f64, other: f64| (height + other - along_u) / distance - SLACK;
     let mut best = (f64::INFINITY, u, [ia, ib]);
-    let mut consider = |overlap: f64, m: Vec3, seeds: [usize; 2]| {
+    let consider = |best: &mut (f64, Vec3, [usize; 2]), overlap: f64, m: Vec3, seeds: [usize; 2]| {
         if overlap < best.0 {
-            best = (overlap, m, seeds);
+            *best = (overlap, m, seeds);
         }
     };
     // Faces of A against the deepest walked vertex of B, and the other way round.
@@ -337,30 +365,53 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
                 // A vertex of the face is the hull's support along its normal.
                 let (own_vertex, other_vertex) = (edge[0] as usize, other_walk.vertices[deepest] as usize);
                 let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
-                consider(own + other, outward * sign, seeds);
+                consider(&mut best, own + other, outward * sign, seeds);
             }
         }
     }
-    // Pairs of edges whose arcs cross (B's Gauss map negated, as D = A - B).
-    let edge_needed = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3, other_least: f64| {
+    // Pairs of edges whose arcs cross (B's Gauss map negated, as D = A - B). Where two arcs cross,
+    // at m, each hull reaches at least its edge's height (the lower of its two faces') beyond its
+    // centre, so p(m) >= height_a + height_b - L u.m, and u.m is at most either arc's `nearest`:
+    // with key = height - L nearest, p(m) >= key_a + height_b and p(m) >= height_a + key_b. An
+    // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
+    // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
+    // can still beat the least overlap found, and none when it cannot with the lowest of B's.
+    let bounds = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3| {
         let (n1, n2) = (&hull.gauss.normals[edge[2] as usize], &hull.gauss.normals[edge[3] as usize]);
         let height = hull.gauss.heights[edge[2] as usize].min(hull.gauss.heights[edge[3] as usize]);
-        arc_meets_cone(n1, n2, axis, threshold(height, other_least))
+        (height, arc_nearest(n1, n2, axis))
     };
+    let margin = SLACK * distance;
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
-    edges_b.extend(
-        walk_b.edges[..walk_b.edge_count]
-            .iter()
-            .filter(|e| edge_needed(b, e, &ub, walk_a.least))
-            .map(|e| WorldEdge::new(b, e, &rb, -1.0)),
-    );
-    for edge in &walk_a.edges[..walk_a.edge_count] {
-        if edges_b.is_empty() || !edge_needed(a, edge, &ua, walk_b.least) {
+    let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
+    let mut lowest_b = f64::INFINITY;
+    for edge in &walk_b.edges[..walk_b.edge_count] {
+        let (height, nearest) = bounds(b, edge, &ub);
+        if nearest < threshold(height, walk_a.least) {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &ra, 1.0);
+        let key = height - distance * nearest;
+        let at = order_b.partition_point(|&(k, _)| k <= key);
+        order_b.insert(at, (key, edges_b.len() as u8));
+        edges_b.push(WorldEdge::new(b, edge, &rb, -1.0, height));
+        lowest_b = lowest_b.min(height);
+    }
+    for edge in &walk_a.edges[..walk_a.edge_count] {
+        let (height_a, nearest_a) = bounds(a, edge, &ua);
+        let key_a = height_a - distance * nearest_a;
+        if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+            continue;
+        }
+        let ea = WorldEdge::new(a, edge, &ra, 1.0, height_a);
         let mut line_a = None;
-        for eb in &edges_b {
+        for &(key_b, k) in &order_b {
+            if height_a + key_b > best.0 + margin {
+                break;
+            }
+            let eb = &edges_b[k as usize];
+            if key_a + eb.height > best.0 + margin {
+                continue;
+            }
             let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
             if c_ba * d_ba >= 0.0 {
                 continue;
@@ -377,7 +428,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider((point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
+            consider(&mut best, (point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
         }
     }
     let (overlap, normal, seeds) = best;
@@ -453,7 +504,7 @@ mod tests {
                         let [f1, f2] = hull.gauss.edge_faces[hull.graph.neighbor_start[v] as usize + k];
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
-                        let world = WorldEdge::new(hull, &edge, &rotation, sign);
+                        let world = WorldEdge::new(hull, &edge, &rotation, sign, 0.0);
                         out.push((world, world.line(hull, &rotation, &pose.r).1));
                     }
                 }
