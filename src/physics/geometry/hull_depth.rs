@@ -20,7 +20,12 @@
 //! - Within the cone a hull reaches, along any direction, at least the least face height (plane
 //!   distance from its centre) of the faces around the support vertex; so a face (its own
 //!   height) or an edge (the lower of its two faces') is dropped before the exact tests when its
-//!   bound with the least height the walk met on the other hull exceeds `p(u)`.
+//!   bound with the least height the walk met on the other hull exceeds `p(u)`. A pair of edges
+//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, and B's
+//!   edges are ordered by that bound, so each of A's edges tests only the pairs that can still
+//!   beat the least overlap found so far.
+//! - The hulls' support vertices along the answer are among the walked ones: the search returns
+//!   those of the winning candidate, and the callers' support climbs start from them.
 //!
 //! The answer is the exact minimum over the faces of `D` (no tolerance, no iteration), which an
 //! EPA reaches only to its tolerance. `None` (the caller falls back on GJK/EPA) when the hulls do
