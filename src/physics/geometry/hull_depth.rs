@@ -71,6 +71,9 @@ pub(crate) struct GaussMap {
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
+    /// Per face, its first edge (its first two vertices, the smaller first): the walked edge from
+    /// which the face is taken as a candidate, once.
+    face_edges: Vec<[u32; 2]>,
 }
 
 impl GaussMap {
@@ -96,7 +99,14 @@ impl GaussMap {
             }
         }
         let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells }
+        let face_edges = faces
+            .iter()
+            .map(|f| match f.vertices[..] {
+                [p, q, ..] => [p.min(q), p.max(q)],
+                _ => [u32::MAX, u32::MAX],
+            })
+            .collect();
+        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells, face_edges }
     }
 }
 
@@ -342,19 +352,19 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     ] {
         // normal.axis >= threshold(height, other_least), without a division per face.
         let face_bound = other_least - along_u - SLACK * distance;
-        let mut done = [u32::MAX; 32];
-        let mut done_count = 0;
-        // A face whose normal is in the cone has every edge's arc meeting it: it is a face of a
-        // walked edge.
+        // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
+        // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
+        // whose normal is outside the cone, which the bound below may let through at the cone's
+        // edge, has an overlap above p(u) by the cone's slack.)
         for edge in &walk.edges[..walk.edge_count] {
+            let key = [edge[0].min(edge[1]), edge[0].max(edge[1])];
             for f in [edge[2], edge[3]] {
-                let normal = &hull.gauss.normals[f as usize];
-                if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound || done[..done_count].contains(&f) {
+                if hull.gauss.face_edges[f as usize] != key {
                     continue;
                 }
-                if done_count < done.len() {
-                    done[done_count] = f;
-                    done_count += 1;
+                let normal = &hull.gauss.normals[f as usize];
+                if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound {
+                    continue;
                 }
                 let outward = rotation * normal;
                 let own = hull.gauss.offsets[f as usize] + translation.dot(&outward);
