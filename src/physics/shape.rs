@@ -190,11 +190,33 @@ impl ConvexHull {
         if vertices.len() <= SCAN_VERTICES || self.graph.seeds.is_empty() {
             return scan(vertices, d);
         }
-        let far = |i: usize| vertices[i].dot(d);
         if !(d.amax() > 0.0 && d.iter().all(|x| x.is_finite())) {
             return scan(vertices, d);
         }
-        let mut best = self.graph.seeds[seed_cell(d)] as usize;
+        self.climb(d, self.graph.seeds[seed_cell(d)] as usize)
+    }
+
+    /// [`ConvexHull::support_index`] climbing from `seed` (a vertex index) instead of the cube-map
+    /// seed: a few dot products when the seed is the answer or next to it (a vertex the caller
+    /// already found near the support). The climb ends at the farthest vertex from any seed (see
+    /// `support_index`); among exactly equally far vertices it returns the largest index of the
+    /// ones connected to where it ends, as from the cube-map seed.
+    pub fn support_index_from(&self, d: &Vec3, seed: usize) -> usize {
+        let vertices = &self.vertices;
+        if vertices.len() <= SCAN_VERTICES || self.graph.seeds.is_empty() || seed >= vertices.len() {
+            return scan(vertices, d);
+        }
+        if !(d.amax() > 0.0 && d.iter().all(|x| x.is_finite())) {
+            return scan(vertices, d);
+        }
+        self.climb(d, seed)
+    }
+
+    /// The climb of [`ConvexHull::support_index`] from vertex `seed` (a large hull, finite `d`).
+    fn climb(&self, d: &Vec3, seed: usize) -> usize {
+        let vertices = &self.vertices;
+        let far = |i: usize| vertices[i].dot(d);
+        let mut best = seed;
         let mut best_far = far(best);
         loop {
             let mut next = best;
@@ -353,8 +375,11 @@ mod tests {
 
     fn assert_climb_matches_scan(hull: &ConvexHull, directions: &[Vec3]) {
         assert!(hull.vertices.len() > SCAN_VERTICES, "the hull must be large enough to climb");
-        for d in directions {
+        for (k, d) in directions.iter().enumerate() {
             assert_eq!(hull.support_index(d), scan(&hull.vertices, d), "direction {d}");
+            // From any seed (here spread over the hull, and out of range) the climb ends there too.
+            let seed = (k * 7919) % (hull.vertices.len() + 3);
+            assert_eq!(hull.support_index_from(d, seed), scan(&hull.vertices, d), "direction {d} from {seed}");
         }
     }
 

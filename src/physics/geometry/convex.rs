@@ -133,8 +133,9 @@ impl<'a> Convex<'a> {
     }
 
     /// The support feature toward the unit direction `d` (local frame); `hint` is a local point
-    /// of the contact, which orients a cylinder cap's polygon.
-    fn feature(&self, d: &Vec3, hint: &Vec3) -> Feature {
+    /// of the contact, which orients a cylinder cap's polygon; `top`, for a hull, its support
+    /// vertex along `d` when the caller already has it.
+    fn feature(&self, d: &Vec3, hint: &Vec3, top: Option<usize>) -> Feature {
         match self {
             Convex::Box { half, centre_z } => {
                 let i = (0..3).max_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()).then(j.cmp(&i))).unwrap_or(2);
@@ -182,7 +183,7 @@ impl<'a> Convex<'a> {
             Convex::Ellipsoid { .. } | Convex::Sphere { .. } => Feature::Point(self.support(d)),
             Convex::Hull(hull) => {
                 // The face best aligned with d among those around the support vertex.
-                let top = hull.support_index(d) as u32;
+                let top = top.filter(|&t| t < hull.vertices.len()).unwrap_or_else(|| hull.support_index(d)) as u32;
                 let face = hull
                     .graph
                     .faces_of(top as usize)
@@ -257,6 +258,9 @@ struct Closest {
     /// The witnesses in each shape's own frame.
     local_a: Vec3,
     local_b: Vec3,
+    /// The hulls' support vertices along the normal (hull-hull search), so that the support
+    /// features start from them instead of climbing again.
+    tops: Option<[usize; 2]>,
 }
 
 /// GJK/EPA between two convex shapes, checked and polished when overlapping.
@@ -268,16 +272,16 @@ struct Closest {
 /// the fixed-point iteration `m <- (s_a(m) - s_b(-m)) / |...|` from EPA's normal and from the
 /// line of centres gives the best direction found.
 fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
-    let along = |m: &Vec3| {
-        let local_a = a.support(&(pose_a.q.inverse() * m));
-        let local_b = b.support(&(pose_b.q.inverse() * -m));
-        let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
-        Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b }
-    };
     if let (Convex::Hull(hull_a), Convex::Hull(hull_b)) = (a, b) {
         // Two overlapping hulls: the exact least-overlap direction from their Gauss maps.
-        if let Some(normal) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
-            return Some(along(&normal));
+        // The search found vertices next to the supports along it: the climbs start there.
+        if let Some((normal, [seed_a, seed_b])) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
+            let top_a = hull_a.support_index_from(&(pose_a.q.inverse() * normal), seed_a);
+            let top_b = hull_b.support_index_from(&(pose_b.q.inverse() * -normal), seed_b);
+            let (local_a, local_b) = (hull_a.vertices[top_a], hull_b.vertices[top_b]);
+            let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
+            let dist = (p_b - p_a).dot(&normal);
+            return Some(Closest { p_a, p_b, normal, dist, local_a, local_b, tops: Some([top_a, top_b]) });
         }
     }
     closest_general(a, pose_a, b, pose_b)
@@ -289,7 +293,7 @@ fn closest_general(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Opti
         let local_a = a.support(&(pose_a.q.inverse() * m));
         let local_b = b.support(&(pose_b.q.inverse() * -m));
         let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
-        Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b }
+        Closest { p_a, p_b, normal: *m, dist: (p_b - p_a).dot(m), local_a, local_b, tops: None }
     };
     let epa = epa(a, pose_a, b, pose_b);
     let scale = 1.0 + (pose_b.r - pose_a.r).norm();
@@ -340,7 +344,7 @@ fn epa(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> 
                 continue;
             };
             let (p_a, p_b) = (pose_a.transform_point(&local_a), pose_b.transform_point(&local_b));
-            return Some(Closest { p_a, p_b, normal, dist: (p_b - p_a).dot(&normal), local_a, local_b });
+            return Some(Closest { p_a, p_b, normal, dist: (p_b - p_a).dot(&normal), local_a, local_b, tops: None });
         }
     }
     None
@@ -379,8 +383,9 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
         out.push(ContactPoint::new(c.p_a, c.p_b, c.normal));
         return;
     }
-    let fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a).into_world(pose_a);
-    let fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b).into_world(pose_b);
+    let (top_a, top_b) = (c.tops.map(|t| t[0]), c.tops.map(|t| t[1]));
+    let fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a, top_a).into_world(pose_a);
+    let fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b, top_b).into_world(pose_b);
     let mut n = c.normal;
     if let Feature::Polygon { normal, .. } = &fa {
         if normal.dot(&n) > 1.0 - SNAP {

@@ -20,7 +20,12 @@
 //! - Within the cone a hull reaches, along any direction, at least the least face height (plane
 //!   distance from its centre) of the faces around the support vertex; so a face (its own
 //!   height) or an edge (the lower of its two faces') is dropped before the exact tests when its
-//!   bound with the least height the walk met on the other hull exceeds `p(u)`.
+//!   bound with the least height the walk met on the other hull exceeds `p(u)`. A pair of edges
+//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, and B's
+//!   edges are ordered by that bound, so each of A's edges tests only the pairs that can still
+//!   beat the least overlap found so far.
+//! - The hulls' support vertices along the answer are among the walked ones: the search returns
+//!   those of the winning candidate, and the callers' support climbs start from them.
 //!
 //! The answer is the exact minimum over the faces of `D` (no tolerance, no iteration), which an
 //! EPA reaches only to its tolerance. `None` (the caller falls back on GJK/EPA) when the hulls do
@@ -66,6 +71,9 @@ pub(crate) struct GaussMap {
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
+    /// Per face, its first edge (its first two vertices, the smaller first): the walked edge from
+    /// which the face is taken as a candidate, once.
+    face_edges: Vec<[u32; 2]>,
 }
 
 impl GaussMap {
@@ -91,7 +99,14 @@ impl GaussMap {
             }
         }
         let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells }
+        let face_edges = faces
+            .iter()
+            .map(|f| match f.vertices[..] {
+                [p, q, ..] => [p.min(q), p.max(q)],
+                _ => [u32::MAX, u32::MAX],
+            })
+            .collect();
+        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells, face_edges }
     }
 }
 
@@ -139,32 +154,62 @@ impl Seen {
 }
 
 /// Whether the great-circle arc from `n1` to `n2` (unit, not antipodal) comes within the cone
-/// `c . m >= cos_t` (`c` unit, `cos_t > 0`). Conservative at the boundary.
+/// `c . m >= cos_t` (`c` unit, `cos_t > 0`): [`arc_nearest`] `>= cos_t`, without its square root
+/// and division. Rounded toward yes.
 #[inline(always)]
 fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
-    if n1.dot(c) >= cos_t || n2.dot(c) >= cos_t {
+    let (a1, a2) = (n1.dot(c), n2.dot(c));
+    if a1 >= cos_t || a2 >= cos_t {
         return true;
     }
-    let g = n1.cross(n2);
-    let gg = g.norm_squared();
-    if gg == 0.0 {
-        return false;
+    let k = n1.dot(n2);
+    let sine2 = 1.0 - k * k;
+    if sine2.is_nan() || sine2 <= 1e-6 {
+        return a1.max(a2) + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING >= cos_t;
     }
-    // The great circle's point nearest to c is c minus its component along g: within the cone
-    // when 1 - (c.g)^2 / |g|^2 >= cos_t^2, and on the arc when it lies between n1 and n2.
-    let cg = c.dot(&g);
-    if gg - cg * cg < cos_t * cos_t * gg {
-        return false;
-    }
-    c.dot(&g.cross(n1)) >= 0.0 && c.dot(&n2.cross(&g)) >= 0.0
+    let (x, y) = (a1 - k * a2, a2 - k * a1);
+    let reach = (cos_t - ARC_ROUNDING).max(0.0);
+    x >= 0.0 && y >= 0.0 && x * a1 + y * a2 >= reach * reach * sine2
 }
 
+impl Walk {
+    fn new() -> Walk {
+        Walk { vertices: [0; MAX_VERTICES], vertex_count: 0, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY }
+    }
+}
+
+/// An upper bound on `c . m` over the great-circle arc from `n1` to `n2` (unit, not antipodal;
+/// `c` unit): the nearer end, or the foot of `c` on the arc's circle when it lies between them,
+/// rounded up. The foot is `alpha n1 + beta n2` with `alpha = (c.n1 - k c.n2) / (1 - k^2)`,
+/// `beta = (c.n2 - k c.n1) / (1 - k^2)`, `k = n1.n2`: on the arc when both are at least 0, and
+/// `c` is at the cosine `sqrt(alpha c.n1 + beta c.n2)` from it. A very short arc (`1 - k^2`
+/// tiny) is bounded by its nearer end plus its chord instead.
+#[inline(always)]
+fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
+    let (a1, a2, k) = (n1.dot(c), n2.dot(c), n1.dot(n2));
+    let ends = a1.max(a2);
+    let sine2 = 1.0 - k * k;
+    if sine2.is_nan() || sine2 <= 1e-6 {
+        return ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
+    }
+    let (x, y) = (a1 - k * a2, a2 - k * a1);
+    if x < 0.0 || y < 0.0 {
+        return ends + ARC_ROUNDING;
+    }
+    ends.max(((x * a1 + y * a2) / sine2).max(0.0).sqrt()) + ARC_ROUNDING
+}
+
+/// Rounding allowance of [`arc_nearest`] (cosines; a foot near an end of the arc may be taken
+/// for one just beyond it, which moves the answer by far less).
+const ARC_ROUNDING: f64 = 1e-9;
+
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
-/// (the support vertex of `c`), and the edges whose arcs meet it. `None` when a buffer fills.
-fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64) -> Option<Walk> {
+/// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
+/// `None` when a buffer fills.
+fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
-    let mut out = Walk { vertices: [0; MAX_VERTICES], vertex_count: 1, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY };
+    out.vertex_count = 1;
     let mut seen = Seen::new();
     out.vertices[0] = start as u32;
     if let Err(slot) = seen.find(start as u32) {
@@ -202,34 +247,45 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64) -> Option<Walk> {
         }
         head += 1;
     }
-    Some(out)
+    Some(())
 }
 
-/// One edge of a walk in W: a point on it, its direction, the two face normals at its ends of the
-/// arc, and their cross product.
+/// One edge of a walk in W: its two vertices, the two face normals at its ends of the arc, and
+/// their cross product. (The edge's line in W is taken only for the pairs whose arcs cross.)
 #[derive(Clone, Copy)]
 struct WorldEdge {
-    point: Vec3,
-    direction: Vec3,
+    vertex: u32,
+    other: u32,
     n1: Vec3,
     n2: Vec3,
     n2_x_n1: Vec3,
+    /// The lower height of the edge's two faces: along every direction of its arc the hull
+    /// reaches at least this far beyond its centre.
+    height: f64,
 }
 
 impl WorldEdge {
     /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
     #[inline]
-    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, translation: &Vec3, sign: f64) -> WorldEdge {
-        let (a, b) = (hull.vertices[edge[0] as usize], hull.vertices[edge[1] as usize]);
+    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64, height: f64) -> WorldEdge {
         let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { point: rotation * a + translation, direction: rotation * (b - a), n1, n2, n2_x_n1: n2.cross(&n1) }
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
+    }
+
+    /// The edge's line in W: its first vertex and its direction (toward the other).
+    #[inline]
+    fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
+        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+        (rotation * a + translation, rotation * (b - a))
     }
 }
 
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
-/// overlap, exactly (see the module documentation); `None` when this search does not apply.
-pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<Vec3> {
+/// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
+/// its support along it (A's along the normal, B's against it), where the support climbs start;
+/// `None` when this search does not apply.
+pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
     let (ga, gb) = (&a.gauss, &b.gauss);
     if !(ga.usable && gb.usable) {
         return None;
@@ -258,7 +314,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // Narrower: the minimum's direction m has p(m) <= p(u) and p(m) >= least_A + least_B - L u.m
     // with the least heights over the cells of directions meeting the cone, so it lies in the
     // cone of those; repeated while it narrows.
-    for _ in 0..3 {
+    for _ in 0..2 {
         let (Some(least_a), Some(least_b)) = (ga.cells.least_in_cone(&ua, cos_t), gb.cells.least_in_cone(&ub, cos_t)) else {
             break;
         };
@@ -268,8 +324,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         }
         cos_t = narrower.min(1.0);
     }
-    let walk_a = walk(a, ia, &ua, cos_t)?;
-    let walk_b = walk(b, ib, &ub, cos_t)?;
+    let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
+    walk(a, ia, &ua, cos_t, &mut walk_a)?;
+    walk(b, ib, &ub, cos_t, &mut walk_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -282,59 +339,92 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // centre, so a candidate whose own bound, `height + least of the other - L u.m`, exceeds
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
     let threshold = |height: f64, other: f64| (height + other - along_u) / distance - SLACK;
-    let mut best = (f64::INFINITY, u);
-    let mut consider = |overlap: f64, m: Vec3| {
+    let mut best = (f64::INFINITY, u, [ia, ib]);
+    let consider = |best: &mut (f64, Vec3, [usize; 2]), overlap: f64, m: Vec3, seeds: [usize; 2]| {
         if overlap < best.0 {
-            best = (overlap, m);
+            *best = (overlap, m, seeds);
         }
     };
     // Faces of A against the deepest walked vertex of B, and the other way round.
-    for (hull, walk, rotation, translation, others, sign, axis, other_least) in [
-        (a, &walk_a, &ra, &pose_a.r, points_b, 1.0, ua, walk_b.least),
-        (b, &walk_b, &rb, &pose_b.r, points_a, -1.0, ub, walk_a.least),
+    for (hull, walk, rotation, translation, others, other_walk, sign, axis, other_least) in [
+        (a, &walk_a, &ra, &pose_a.r, points_b, &walk_b, 1.0, ua, walk_b.least),
+        (b, &walk_b, &rb, &pose_b.r, points_a, &walk_a, -1.0, ub, walk_a.least),
     ] {
         // normal.axis >= threshold(height, other_least), without a division per face.
         let face_bound = other_least - along_u - SLACK * distance;
-        let mut done = [u32::MAX; 32];
-        let mut done_count = 0;
-        // A face whose normal is in the cone has every edge's arc meeting it: it is a face of a
-        // walked edge.
+        // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
+        // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
+        // whose normal is outside the cone, which the bound below may let through at the cone's
+        // edge, has an overlap above p(u) by the cone's slack.)
         for edge in &walk.edges[..walk.edge_count] {
+            let key = [edge[0].min(edge[1]), edge[0].max(edge[1])];
             for f in [edge[2], edge[3]] {
-                let normal = &hull.gauss.normals[f as usize];
-                if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound || done[..done_count].contains(&f) {
+                if hull.gauss.face_edges[f as usize] != key {
                     continue;
                 }
-                if done_count < done.len() {
-                    done[done_count] = f;
-                    done_count += 1;
+                let normal = &hull.gauss.normals[f as usize];
+                if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound {
+                    continue;
                 }
                 let outward = rotation * normal;
                 let own = hull.gauss.offsets[f as usize] + translation.dot(&outward);
-                let other = others.iter().map(|p| -p.dot(&outward)).fold(f64::NEG_INFINITY, f64::max);
-                consider(own + other, outward * sign);
+                let (mut other, mut deepest) = (f64::NEG_INFINITY, 0);
+                for (k, p) in others.iter().enumerate() {
+                    let x = -p.dot(&outward);
+                    if x > other {
+                        (other, deepest) = (x, k);
+                    }
+                }
+                // A vertex of the face is the hull's support along its normal.
+                let (own_vertex, other_vertex) = (edge[0] as usize, other_walk.vertices[deepest] as usize);
+                let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
+                consider(&mut best, own + other, outward * sign, seeds);
             }
         }
     }
-    // Pairs of edges whose arcs cross (B's Gauss map negated, as D = A - B).
-    let edge_needed = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3, other_least: f64| {
+    // Pairs of edges whose arcs cross (B's Gauss map negated, as D = A - B). Where two arcs cross,
+    // at m, each hull reaches at least its edge's height (the lower of its two faces') beyond its
+    // centre, so p(m) >= height_a + height_b - L u.m, and u.m is at most either arc's `nearest`:
+    // with key = height - L nearest, p(m) >= key_a + height_b and p(m) >= height_a + key_b. An
+    // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
+    // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
+    // can still beat the least overlap found, and none when it cannot with the lowest of B's.
+    let bounds = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3| {
         let (n1, n2) = (&hull.gauss.normals[edge[2] as usize], &hull.gauss.normals[edge[3] as usize]);
         let height = hull.gauss.heights[edge[2] as usize].min(hull.gauss.heights[edge[3] as usize]);
-        arc_meets_cone(n1, n2, axis, threshold(height, other_least))
+        (height, arc_nearest(n1, n2, axis))
     };
+    let margin = SLACK * distance;
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
-    edges_b.extend(
-        walk_b.edges[..walk_b.edge_count]
-            .iter()
-            .filter(|e| edge_needed(b, e, &ub, walk_a.least))
-            .map(|e| WorldEdge::new(b, e, &rb, &pose_b.r, -1.0)),
-    );
-    for edge in &walk_a.edges[..walk_a.edge_count] {
-        if edges_b.is_empty() || !edge_needed(a, edge, &ua, walk_b.least) {
+    let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
+    let mut lowest_b = f64::INFINITY;
+    for edge in &walk_b.edges[..walk_b.edge_count] {
+        let (height, nearest) = bounds(b, edge, &ub);
+        if nearest < threshold(height, walk_a.least) {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &ra, &pose_a.r, 1.0);
-        for eb in &edges_b {
+        let key = height - distance * nearest;
+        let at = order_b.partition_point(|&(k, _)| k <= key);
+        order_b.insert(at, (key, edges_b.len() as u8));
+        edges_b.push(WorldEdge::new(b, edge, &rb, -1.0, height));
+        lowest_b = lowest_b.min(height);
+    }
+    for edge in &walk_a.edges[..walk_a.edge_count] {
+        let (height_a, nearest_a) = bounds(a, edge, &ua);
+        let key_a = height_a - distance * nearest_a;
+        if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+            continue;
+        }
+        let ea = WorldEdge::new(a, edge, &ra, 1.0, height_a);
+        let mut line_a = None;
+        for &(key_b, k) in &order_b {
+            if height_a + key_b > best.0 + margin {
+                break;
+            }
+            let eb = &edges_b[k as usize];
+            if key_a + eb.height > best.0 + margin {
+                continue;
+            }
             let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
             if c_ba * d_ba >= 0.0 {
                 continue;
@@ -343,17 +433,19 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if a_dc * b_dc >= 0.0 || c_ba * b_dc <= 0.0 {
                 continue;
             }
-            let Some(mut m) = ea.direction.cross(&eb.direction).try_normalize(0.0) else {
+            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &ra, &pose_a.r));
+            let (point_b, direction_b) = eb.line(b, &rb, &pose_b.r);
+            let Some(mut m) = direction_a.cross(&direction_b).try_normalize(0.0) else {
                 continue;
             };
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider((ea.point - eb.point).dot(&m), m);
+            consider(&mut best, (point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
         }
     }
-    let (overlap, normal) = best;
-    (overlap > 0.0 && overlap.is_finite()).then_some(normal)
+    let (overlap, normal, seeds) = best;
+    (overlap > 0.0 && overlap.is_finite()).then_some((normal, seeds))
 }
 
 #[cfg(test)]
@@ -425,19 +517,20 @@ mod tests {
                         let [f1, f2] = hull.gauss.edge_faces[hull.graph.neighbor_start[v] as usize + k];
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
-                        out.push(WorldEdge::new(hull, &edge, &rotation, &pose.r, sign));
+                        let world = WorldEdge::new(hull, &edge, &rotation, sign, 0.0);
+                        out.push((world, world.line(hull, &rotation, &pose.r).1));
                     }
                 }
             }
             out
         };
         let (edges_a, edges_b) = (edges(a, pose_a, 1.0), edges(b, pose_b, -1.0));
-        for ea in &edges_a {
-            for eb in &edges_b {
+        for (ea, direction_a) in &edges_a {
+            for (eb, direction_b) in &edges_b {
                 let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
                 let (a_dc, b_dc) = (ea.n1.dot(&eb.n2_x_n1), ea.n2.dot(&eb.n2_x_n1));
                 if c_ba * d_ba < 0.0 && a_dc * b_dc < 0.0 && c_ba * b_dc > 0.0 {
-                    if let Some(mut m) = ea.direction.cross(&eb.direction).try_normalize(0.0) {
+                    if let Some(mut m) = direction_a.cross(direction_b).try_normalize(0.0) {
                         if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                             m = -m;
                         }
@@ -504,7 +597,7 @@ mod tests {
             let pose_b = Pose { r: pose_a.r + direction * gap, q: rng.rotation() };
             let (least, normal) = brute_force(&a, &pose_a, &b, &pose_b);
             match penetration_normal(&a, &pose_a, &b, &pose_b) {
-                Some(m) => {
+                Some((m, _)) => {
                     found += 1;
                     assert!(least > 0.0);
                     let p = overlap(&a, &pose_a, &b, &pose_b, &m);
@@ -516,6 +609,86 @@ mod tests {
             }
         }
         assert!(found >= 25, "{found} of 40 answered");
+    }
+
+    /// A property over random pairs: random ellipsoid hulls (round, flat, long; few or many
+    /// vertices) at random relative poses from grazing to deep. Whenever the search answers, its
+    /// overlap is the brute-force least and its seeds climb to the scan's support vertices.
+    #[test]
+    fn random_hull_pairs_at_random_poses_give_the_brute_force_least_overlap() {
+        let mut rng = Rng(91);
+        let (mut answered, mut shallow, mut deep) = (0, 0, 0);
+        for round in 0..60 {
+            let axes = |rng: &mut Rng| match round % 3 {
+                0 => Vec3::new(0.1, 0.1, 0.1) * (0.8 + 0.4 * rng.next()),
+                1 => Vec3::new(0.1, 0.05 + 0.1 * rng.next(), 0.02 + 0.1 * rng.next()),
+                _ => Vec3::new(0.03 + 0.2 * rng.next(), 0.03 + 0.2 * rng.next(), 0.03 + 0.2 * rng.next()),
+            };
+            let n = [40, 120, 300][round % 4 % 3];
+            let (axes_a, axes_b) = (axes(&mut rng), axes(&mut rng));
+            let a = hull(&mut rng, n, axes_a);
+            let b = hull(&mut rng, n + 7, axes_b);
+            let pose_a = Pose { r: Vec3::new(rng.next(), rng.next(), rng.next()) * 0.1, q: rng.rotation() };
+            let q_b = rng.rotation();
+            // From grazing to deep: a fraction of the offset along `direction` at which that
+            // direction separates them (they touch at most that far apart).
+            let direction = rng.unit();
+            let touch = overlap(&a, &pose_a, &b, &Pose { r: pose_a.r, q: q_b }, &direction);
+            let fraction = if round % 2 == 0 { 0.9 + 0.1 * rng.next() } else { 0.4 + 0.5 * rng.next() };
+            let pose_b = Pose { r: pose_a.r + direction * touch * fraction, q: q_b };
+            let Some((m, [seed_a, seed_b])) = penetration_normal(&a, &pose_a, &b, &pose_b) else {
+                continue;
+            };
+            let (least, normal) = brute_force(&a, &pose_a, &b, &pose_b);
+            answered += 1;
+            if least < 0.01 {
+                shallow += 1;
+            } else {
+                deep += 1;
+            }
+            let p = overlap(&a, &pose_a, &b, &pose_b, &m);
+            assert!(least > 0.0 && (p - least).abs() < 1e-14, "round {round}: {p} vs {least}");
+            assert!((m - normal).norm() < 1e-9, "round {round}: {m:?} vs {normal:?}");
+            let (da, db) = (pose_a.q.inverse() * m, pose_b.q.inverse() * -m);
+            assert_eq!(a.support_index_from(&da, seed_a), crate::physics::shape::scan(&a.vertices, &da), "round {round}");
+            assert_eq!(b.support_index_from(&db, seed_b), crate::physics::shape::scan(&b.vertices, &db), "round {round}");
+        }
+        assert!(answered >= 15 && shallow >= 5 && deep >= 3, "{answered} answered: {shallow} shallow, {deep} deep");
+    }
+
+    /// The nearest approach of an arc to an axis bounds every sampled direction of the arc, is
+    /// attained by one up to the sampling, and the cone test agrees with it.
+    #[test]
+    fn the_nearest_approach_of_an_arc_bounds_its_directions() {
+        let mut rng = Rng(57);
+        for round in 0..2000 {
+            let n1 = rng.unit();
+            // Arcs from 1e-5 rad to about 1.5 rad long.
+            let length = [1e-5, 0.01, 0.2, 1.5][round % 4] * (0.5 + rng.next());
+            let side = (rng.unit() - n1 * n1.dot(&rng.unit())).normalize();
+            let side = (side - n1 * n1.dot(&side)).normalize();
+            let n2 = n1 * length.cos() + side * length.sin();
+            let c = (n1 + rng.unit() * (0.05 + rng.next())).normalize();
+            let nearest = arc_nearest(&n1, &n2, &c);
+            let mut most = f64::NEG_INFINITY;
+            for k in 0..=200 {
+                let angle = length * k as f64 / 200.0;
+                let m = n1 * angle.cos() + side * angle.sin();
+                most = most.max(c.dot(&m));
+            }
+            assert!(nearest >= most, "round {round}: {nearest} < {most}");
+            // Short arcs are bounded by their chord, longer ones by the foot on the circle.
+            let tolerance = if length < 2e-3 { 2.0 * length + 1e-8 } else { 1e-4 * length * length + 1e-8 };
+            assert!(nearest - most < tolerance, "round {round}: {nearest} vs {most}");
+            for cos_t in [most - 1e-6, most + 1e-6, nearest + 1e-6] {
+                if cos_t > 0.0 && cos_t <= most {
+                    assert!(arc_meets_cone(&n1, &n2, &c, cos_t), "round {round}: {cos_t} <= {most}");
+                }
+                if cos_t > nearest {
+                    assert!(!arc_meets_cone(&n1, &n2, &c, cos_t), "round {round}: {cos_t} > {nearest}");
+                }
+            }
+        }
     }
 
     #[test]
