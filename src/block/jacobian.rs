@@ -195,7 +195,23 @@ impl Block {
         if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
             add(&cp);
         } else if let Some(queries) = self.pair.point_queries(&geometry_a, &geometry_b) {
-            (0..queries.len()).filter_map(|id| queries.contact(id)).for_each(|cp| add(&cp));
+            // Under stateless laws a point apart from a plane carries nothing and matters only
+            // if it is the deepest so far: its separation alone tells (as in the evaluation's
+            // `Block::cloud_leaf`), without its whole contact.
+            let mut least = f64::INFINITY;
+            for id in 0..queries.len() {
+                if skip_apart {
+                    if let Some(separation) = queries.plane_separation(id) {
+                        if separation >= 0.0 && separation >= least {
+                            continue;
+                        }
+                    }
+                }
+                if let Some(cp) = queries.contact(id) {
+                    least = least.min(cp.separation);
+                    add(&cp);
+                }
+            }
         } else {
             self.pair.contacts(&geometry_a, &geometry_b, scratch);
             scratch.iter().for_each(&mut add);
