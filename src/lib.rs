@@ -15,3 +15,5 @@ pub mod fmi;
 pub mod model;
 pub mod physics;
 pub mod variables;
+#[cfg(test)]
+mod test_rng;

@@ -214,28 +214,7 @@ mod tests {
     use crate::physics::normal::NormalLawKind;
     use crate::physics::shape::ShapeKind;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.next()
-        }
-        fn vec(&mut self, scale: f64) -> [f64; 3] {
-            [self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)]
-        }
-        /// A rotation, with a norm off 1 by up to `off` (beyond the warning tolerance at 1e-2).
-        fn quaternion(&mut self, off: f64) -> [f64; 4] {
-            let q = [self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)];
-            let scale = (1.0 + self.range(-off, off)) / q.iter().map(|x| x * x).sum::<f64>().sqrt();
-            q.map(|x| x * scale)
-        }
-    }
+    use crate::test_rng::XorShift64 as Rng;
 
     /// Outputs left by an earlier evaluation of another scene: every slot non-zero.
     fn stale() -> Outputs {

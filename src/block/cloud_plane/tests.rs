@@ -6,22 +6,7 @@ use crate::physics::math::{rotation_from_wxyz, BodyState, Pose, Vec3};
 use crate::physics::normal::NormalLawKind;
 use crate::physics::shape::ShapeKind;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-    fn vec(&mut self, scale: f64) -> [f64; 3] {
-        [self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale)]
-    }
-}
+use crate::test_rng::XorShift64 as Rng;
 
 /// A cloud of `n` points on a 0.2 m square with heights of +-2 mm, in a file.
 fn cloud_file(rng: &mut Rng, n: usize, tag: &str) -> std::path::PathBuf {

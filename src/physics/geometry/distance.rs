@@ -199,21 +199,7 @@ mod tests {
         assert!((d - distance).abs() < 1e-13, "{shape:?} at {local}: distance {d} != {distance}");
     }
 
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> f64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn vec(&mut self, scale: f64) -> Vec3 {
-            Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * (2.0 * scale)
-        }
-    }
+    use crate::test_rng::XorShift64Star as Rng;
 
     /// Points on the shape's surface on a grid of about `n` steps per unit of parameter, with a
     /// spacing no larger than `0.5 / n` of the shape's size.

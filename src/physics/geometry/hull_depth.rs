@@ -453,30 +453,7 @@ mod tests {
     use super::*;
     use crate::physics::math::Rotation;
 
-    /// xorshift64*, uniform in [0, 1).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> f64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn unit(&mut self) -> Vec3 {
-            loop {
-                let v = Vec3::new(self.next() * 2.0 - 1.0, self.next() * 2.0 - 1.0, self.next() * 2.0 - 1.0);
-                if v.norm_squared() > 1e-4 && v.norm_squared() <= 1.0 {
-                    return v.normalize();
-                }
-            }
-        }
-
-        fn rotation(&mut self) -> Rotation {
-            Rotation::from_scaled_axis(self.unit() * self.next() * 3.1)
-        }
-    }
+    use crate::test_rng::XorShift64Star as Rng;
 
     /// `n` points on an ellipsoid with these semi-axes: every point is a hull vertex.
     fn hull(rng: &mut Rng, n: usize, axes: Vec3) -> ConvexHull {
