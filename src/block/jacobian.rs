@@ -144,6 +144,23 @@ impl Block {
     ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
         debug_assert!(!state_rates || N == 1, "state rates go with the one time direction");
         self.pair.differentiable().map_err(DerivativeError::Pair)?;
+        match &self.single {
+            // The lean path's own function (its laws keep no state, so no state rates).
+            Some(single) => single.tangents(self, inputs, seeds).map_err(DerivativeError::Input),
+            None => self.tangents_of_points(inputs, states, scratch, seeds, state_rates),
+        }
+    }
+
+    /// [`Block::tangents`] for every pair and law: through the contact points the `f64`
+    /// evaluation finds, as [`Block::evaluate_points`] evaluates them.
+    pub(super) fn tangents_of_points<const N: usize>(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        seeds: &[[f64; INPUTS]; N],
+        state_rates: bool,
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
         let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut Default::default()).map_err(DerivativeError::Input)?;
         let x = input_vector(inputs);
         let dual: [Dual<N>; INPUTS] = std::array::from_fn(|k| Dual::new(x[k], std::array::from_fn(|j| seeds[j][k])));

@@ -10,8 +10,11 @@
 //! Where the last bits may differ from the general path (both are exact up to rounding): the
 //! plane's normal is the third column of the rotation matrix of `q / |q|` with one division by
 //! `|q|^2` (the general path rotates z by the normalised quaternion); the separation is the
-//! sphere's height over the plane (the general path projects the witnesses' difference on the
-//! normal again, `height |n|^2`); a carrying point's contact
+//! sphere's height over the plane, `(c - o) . n - R` (the general path takes the surface point
+//! `c - R n` first and projects the witnesses' difference on the normal again); the relative
+//! velocity at the force point is the centre's plus `w_rel x (p - c)`, and its normal part the
+//! centre's (so that the laws do not wait for the force point: the evaluation's time is one
+//! chain of dependent operations); a carrying point's contact
 //! point `p_0` is the point itself (the general path divides `p f_n` by `f_n`) and the slip speed
 //! there is the point's; the sums' zeros are not added (so a zero force or torque component may
 //! keep a minus sign). Everything else is computed with the general path's operations in its
@@ -23,11 +26,14 @@
 //! orders, sphere and point, offsets and `max_depth`. Notes and refusals are the same exactly.
 
 use super::{checked_quaternion, Block, Frame, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
+use super::jacobian::{input_vector, DERIVATIVE_OUTPUTS, INPUTS};
 use crate::physics::contact::Laws;
+use crate::physics::dual::Dual;
 use crate::physics::geometry::{sphere_radius, GeometryPair};
 use crate::physics::math::{normalised, Pose, Vec3};
 use crate::physics::shape::Shape;
-use nalgebra::Quaternion;
+use crate::physics::real::Real;
+use nalgebra::{Quaternion, Vector3};
 
 /// A sphere (or a point, radius 0) on a plane, and which body is the plane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,9 +86,7 @@ impl SinglePoint {
         if block.no_offsets {
             // The third column of the rotation matrix of q / |q|, with one division by |q|^2
             // (summed here rather than squared from the norm: no square root to wait for).
-            let [w, x, y, z] = plane.q;
-            let s = 2.0 / ((w * w + x * x) + (y * y + z * z));
-            let normal = [(x * z + w * y) * s, (y * z - w * x) * s, 1.0 - (x * x + y * y) * s];
+            let normal = plane_normal(&plane.q);
             // The origin and the centre read in place (no copy through the stack to wait for).
             notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &plane.r_0, &sphere.r_0, out);
         } else {
@@ -98,63 +102,36 @@ impl SinglePoint {
     #[inline(always)]
     fn point<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, normal: &[f64; 3], origin: &[f64; 3], centre: &[f64; 3], out: &mut Outputs) -> bool {
         let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
-        let (r_a, r_b) = (&frame_a.r_0, &frame_b.r_0);
-        // geometry::plane_sphere::contact, then the point seen from A to B.
-        let p_sphere = sub(centre, &scale(normal, self.radius));
-        let height = dot(&sub(&p_sphere, origin), normal);
-        let p_plane = sub(&p_sphere, &scale(normal, height));
-        let (p_a, p_b, n) = if PLANE_IS_A { (p_plane, p_sphere, *normal) } else { (p_sphere, p_plane, scale(normal, -1.0)) };
-        // `(p_b - p_a) . n` is `height |n|^2`: the height itself, without a second dot product
-        // on the way to the laws.
-        let separation = height;
-        let point_w = scale(&add(&p_a, &p_b), 0.5);
+        let (a, b) = (Motion::of(frame_a), Motion::of(frame_b));
+        let w = self.wrench::<f64, PLANE_IS_A>(&block.laws, normal, origin, centre, &a, &b);
+        let (separation, n, point_w, normal_force) = (w.separation, w.n, w.point_w, w.normal_force);
         out.separation = separation;
         out.n_0 = n;
         out.point[0].separation = separation;
         out.point[0].p_0 = point_w;
-
-        // contact::point_force_deflected, weight 1, no deflection, no couple.
-        let v_rel_at = |p: &[f64; 3]| {
-            let v_b = add(&frame_b.v_0, &cross(&frame_b.w_0, &sub(p, r_b)));
-            let v_a = add(&frame_a.v_0, &cross(&frame_a.w_0, &sub(p, r_a)));
-            sub(&v_b, &v_a)
-        };
-        let laws = &block.laws;
-        let v_rel = v_rel_at(&point_w);
-        let v_normal = dot(&v_rel, &n);
-        let slip = sub(&v_rel, &scale(&n, v_normal));
-        let depth = (-separation).max(0.0);
-        let passed_through = laws.max_depth > 0.0 && depth > laws.max_depth;
-        let normal_force = if passed_through { 0.0 } else { laws.normal.force(depth, -v_normal, 0.0) };
-        // FrictionLaw::force_over of a velocity-based law, on the arrays.
-        let slip_speed = dot(&slip, &slip).sqrt();
-        let friction = if normal_force > 0.0 {
-            let mu_over_speed = laws.friction.mu_over_speed(slip_speed).unwrap_or(0.0);
-            scale(&slip, -(normal_force * mu_over_speed))
-        } else {
-            [0.0; 3]
-        };
-        let friction_norm = dot(&friction, &friction).sqrt();
+        let friction_norm = dot(&w.friction, &w.friction).sqrt();
         let carries = normal_force > 0.0;
 
         // The sums of one point and Block::finish. Where the point carries, the contact point
         // is the point itself (the general path's mean weighted by the normal force gives it to
         // within rounding), and the slip speed there is the point's.
-        let f = add(&scale(&n, normal_force), &friction);
-        out.frame_b.f_0 = f;
-        out.frame_a.f_0 = scale(&f, -1.0);
-        out.frame_b.t_0 = cross(&sub(&point_w, r_b), &f);
-        out.frame_a.t_0 = scale(&cross(&sub(&point_w, r_a), &f), -1.0);
+        out.frame_b.f_0 = w.f;
+        out.frame_a.f_0 = neg(&w.f);
+        out.frame_b.t_0 = w.t_b;
+        out.frame_a.t_0 = w.t_a;
         let at_point = carries || separation < 0.0;
-        let p_0 = if at_point { point_w } else { p_a };
-        out.p_0 = p_0;
-        out.slip_speed = if at_point {
-            slip_speed
+        if at_point {
+            out.p_0 = point_w;
+            out.slip_speed = w.slip_speed;
         } else {
-            let v_rel = v_rel_at(&p_0);
+            // The witness on A, and the slip there.
+            let p_sphere = sub(centre, &scale(normal, self.radius));
+            let p_a = if PLANE_IS_A { sub(&p_sphere, &scale(normal, separation)) } else { p_sphere };
+            out.p_0 = p_a;
+            let v_rel = v_rel_at(&a, &b, &p_a);
             let slip = sub(&v_rel, &scale(&n, dot(&v_rel, &n)));
-            dot(&slip, &slip).sqrt()
-        };
+            out.slip_speed = dot(&slip, &slip).sqrt();
+        }
         out.active = carries;
         out.points = carries as i64;
         out.normal_force = if carries { normal_force } else { 0.0 };
@@ -165,8 +142,145 @@ impl SinglePoint {
         slot.active = carries;
         slot.normal_force = normal_force;
         slot.friction_force = friction_norm;
-        passed_through
+        w.passed_through
     }
+
+    /// The point of the plane through `origin` with unit `normal` and the sphere centred at
+    /// `centre`, and its force and torques: over `f64` for the outputs ([`SinglePoint::point`]),
+    /// over [`Dual`] for their derivatives ([`SinglePoint::tangents`]).
+    ///
+    /// geometry::plane_sphere::contact, then contact::point_force_deflected with weight 1, no
+    /// deflection and no couple, and the sums of one point. The height is `(c - o) . n - R` (the
+    /// general path takes the surface point `c - R n` first) and the force point lies midway
+    /// between the witnesses, `reach` below the centre along the normal. The relative velocity
+    /// there is the centre's plus `w_rel x (p - c)` with `p - c = -reach normal`, and its normal
+    /// part is the centre's, since `w_rel x n` is normal to n: the laws need not wait for the
+    /// force point (the evaluation's time is one chain of dependent operations).
+    #[inline(always)]
+    fn wrench<R: Real, const PLANE_IS_A: bool>(&self, laws: &Laws, normal: &[R; 3], origin: &[R; 3], centre: &[R; 3], a: &Motion<'_, R>, b: &Motion<'_, R>) -> Wrench<R> {
+        // What needs the inputs alone, first (off the chain that waits for the normal).
+        let v_centre = v_rel_at(a, b, centre);
+        let w_rel = sub(b.w, a.w);
+        let height = dot(&sub(centre, origin), normal) - self.radius;
+        let reach = height * 0.5 + self.radius;
+        let point_w = sub(centre, &scale_c(normal, reach));
+        // Seen from A to B.
+        let n = if PLANE_IS_A { *normal } else { neg(normal) };
+        let v_normal = dot(&v_centre, &n);
+        let v_rel = sub(&v_centre, &scale_c(&cross(&w_rel, normal), reach));
+        let slip = sub(&v_rel, &scale_c(&n, v_normal));
+        let depth = (-height).max(R::c(0.0));
+        let passed_through = laws.max_depth > 0.0 && depth.v() > laws.max_depth;
+        let normal_force = if passed_through { R::c(0.0) } else { laws.normal.force(depth, -v_normal, 0.0) };
+        // FrictionLaw::force_over of a velocity-based law, on the arrays.
+        let slip_speed = norm(&slip);
+        let friction = if normal_force.v() > 0.0 {
+            let mu_over_speed = laws.friction.mu_over_speed(slip_speed).unwrap_or(R::c(0.0));
+            scale_c(&slip, -(normal_force * mu_over_speed))
+        } else {
+            [R::c(0.0); 3]
+        };
+        let f = add(&scale_c(&n, normal_force), &friction);
+        let t_b = cross(&sub(&point_w, b.r), &f);
+        let t_a = neg(&cross(&sub(&point_w, a.r), &f));
+        Wrench { separation: height, n, point_w, normal_force, slip_speed, friction, f, t_a, t_b, passed_through }
+    }
+
+    /// [`Block::output_tangents`] of `block` (whose pair and laws made this `SinglePoint`): the
+    /// forward derivatives of [`SinglePoint::wrench`], the function whose values the outputs are,
+    /// along each of the `N` seeds. The plane's normal, origin and the sphere's centre are the
+    /// same functions of the inputs as in [`SinglePoint::evaluate`], rotations written with
+    /// `q / |q|` (a seed along a quaternion's own direction changes nothing).
+    pub(super) fn tangents<const N: usize>(&self, block: &Block, inputs: &Inputs, seeds: &[[f64; INPUTS]; N]) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], InputError> {
+        if self.plane_is_a {
+            self.tangents_ordered::<N, true>(block, inputs, seeds)
+        } else {
+            self.tangents_ordered::<N, false>(block, inputs, seeds)
+        }
+    }
+
+    fn tangents_ordered<const N: usize, const PLANE_IS_A: bool>(
+        &self,
+        block: &Block,
+        inputs: &Inputs,
+        seeds: &[[f64; INPUTS]; N],
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], InputError> {
+        // The general path's checks, in its order.
+        let mut notes = Notes::default();
+        checked_quaternion("frame_a.q", &inputs.frame_a, &mut notes.frame_a_q_not_unit)?;
+        checked_quaternion("frame_b.q", &inputs.frame_b, &mut notes.frame_b_q_not_unit)?;
+        let x = input_vector(inputs);
+        let dual: [Dual<N>; INPUTS] = std::array::from_fn(|k| Dual::new(x[k], std::array::from_fn(|j| seeds[j][k])));
+        // Body k's position, quaternion, velocity and angular velocity start at 13 k.
+        let vector = |o: usize| [dual[o], dual[o + 1], dual[o + 2]];
+        let (position_a, velocity_a, angular_a) = (vector(0), vector(7), vector(10));
+        let (position_b, velocity_b, angular_b) = (vector(13), vector(20), vector(23));
+        let a = Motion { r: &position_a, v: &velocity_a, w: &angular_a };
+        let b = Motion { r: &position_b, v: &velocity_b, w: &angular_b };
+        let (plane, sphere) = if PLANE_IS_A { (0, 13) } else { (13, 0) };
+        let quaternion = |o: usize| [dual[o + 3], dual[o + 4], dual[o + 5], dual[o + 6]];
+        let (normal, origin, centre) = if block.no_offsets {
+            (plane_normal(&quaternion(plane)), vector(plane), vector(sphere))
+        } else {
+            let (plane_offset, sphere_offset) = if PLANE_IS_A { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
+            let constant = |v: &Vec3| [Dual::c(v.x), Dual::c(v.y), Dual::c(v.z)];
+            let q_plane = quaternion(plane);
+            let normal = rotate(&q_plane, &constant(&(plane_offset.q * Vec3::z())));
+            let origin = add(&vector(plane), &rotate(&q_plane, &constant(&plane_offset.r)));
+            let centre = add(&vector(sphere), &rotate(&quaternion(sphere), &constant(&sphere_offset.r)));
+            (normal, origin, centre)
+        };
+        let w = self.wrench::<Dual<N>, PLANE_IS_A>(&block.laws, &normal, &origin, &centre, &a, &b);
+        // As Block::output_tangents: a point apart carries exactly nothing, with zero derivative.
+        let zero = [Dual::c(0.0); 3];
+        let (f, t_a, t_b) = if w.separation.v >= 0.0 { (zero, zero, zero) } else { (w.f, w.t_a, w.t_b) };
+        let normal_force = if w.separation.v < 0.0 && w.normal_force.v > 0.0 { w.normal_force } else { Dual::c(0.0) };
+        let rows = [-f[0], -f[1], -f[2], t_a[0], t_a[1], t_a[2], f[0], f[1], f[2], t_b[0], t_b[1], t_b[2], w.separation, normal_force];
+        Ok(rows.map(|r| r.d))
+    }
+}
+
+/// One body's position and twist in W: the inputs' own arrays, or dual numbers.
+struct Motion<'a, R> {
+    r: &'a [R; 3],
+    v: &'a [R; 3],
+    w: &'a [R; 3],
+}
+
+impl<'a> Motion<'a, f64> {
+    #[inline(always)]
+    fn of(frame: &'a Frame) -> Self {
+        Motion { r: &frame.r_0, v: &frame.v_0, w: &frame.w_0 }
+    }
+}
+
+/// What [`SinglePoint::wrench`] gives.
+struct Wrench<R> {
+    /// The sphere's height over the plane.
+    separation: R,
+    /// The unit normal from A to B.
+    n: [R; 3],
+    /// The force point, midway between the witnesses.
+    point_w: [R; 3],
+    /// The normal law's force (zero where the point passed through).
+    normal_force: R,
+    /// The slip speed at the force point.
+    slip_speed: R,
+    /// The friction force on B.
+    friction: [R; 3],
+    /// The force on B, and the torques on A and B about their frames' origins.
+    f: [R; 3],
+    t_a: [R; 3],
+    t_b: [R; 3],
+    passed_through: bool,
+}
+
+/// contact::point_force_deflected's relative velocity at `p`, `v_B(p) - v_A(p)`.
+#[inline(always)]
+fn v_rel_at<R: Real>(a: &Motion<'_, R>, b: &Motion<'_, R>, p: &[R; 3]) -> [R; 3] {
+    let v_b = add(b.v, &cross(b.w, &sub(p, b.r)));
+    let v_a = add(a.v, &cross(a.w, &sub(p, a.r)));
+    sub(&v_b, &v_a)
 }
 
 /// The plane's normal and origin and the sphere's centre in W where the geometry frames are
@@ -179,36 +293,74 @@ fn with_offsets(plane: &Frame, plane_norm: f64, plane_offset: &Pose, sphere: &Fr
     ((plane.q * Vec3::z()).into(), plane.r.into(), centre.into())
 }
 
+/// The plane frame's z axis in W: the third column of the rotation matrix of `q / |q|`, with
+/// one division by `|q|^2` (summed here rather than squared from the norm: no square root to
+/// wait for).
+#[inline(always)]
+fn plane_normal<R: Real>(q: &[R; 4]) -> [R; 3] {
+    let [w, x, y, z] = *q;
+    let s = R::c(2.0) / ((w * w + x * x) + (y * y + z * z));
+    [(x * z + w * y) * s, (y * z - w * x) * s, R::c(1.0) - (x * x + y * y) * s]
+}
+
+/// `v` rotated by `q / |q|`: `v + 2 / |q|^2 (w u x v + u x (u x v))` with `q = (w, u)`.
+fn rotate<R: Real>(q: &[R; 4], v: &[R; 3]) -> [R; 3] {
+    let [w, x, y, z] = *q;
+    let u = [x, y, z];
+    let s = R::c(2.0) / ((w * w + x * x) + (y * y + z * z));
+    let uv = cross(&u, v);
+    add(v, &scale_c(&add(&scale_c(&uv, w), &cross(&u, &uv)), s))
+}
+
 // Vector arithmetic on plain arrays, with nalgebra's operations in its order (`dot` is
 // `x x' + y y' + z z'`, `cross` is nalgebra's), which leaves the compiler free to keep the
 // lanes apart where packing them would cost shuffles.
 #[inline(always)]
-fn add(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+fn add<R: Real>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 #[inline(always)]
-fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+fn sub<R: Real>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
+#[inline(always)]
+fn neg<R: Real>(a: &[R; 3]) -> [R; 3] {
+    [-a[0], -a[1], -a[2]]
+}
+
+/// `a s` for a constant `s`.
 #[inline(always)]
 fn scale(a: &[f64; 3], s: f64) -> [f64; 3] {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 
+/// `a s`.
 #[inline(always)]
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+fn scale_c<R: Real>(a: &[R; 3], s: R) -> [R; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
 }
 
 #[inline(always)]
-fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+fn dot<R: Real>(a: &[R; 3], b: &[R; 3]) -> R {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `|a|`, as [`Real::norm`] takes it (a dual's at zero has zero tangents).
+#[inline(always)]
+fn norm<R: Real>(a: &[R; 3]) -> R {
+    R::norm(&Vector3::new(a[0], a[1], a[2]))
+}
+
+#[inline(always)]
+fn cross<R: Real>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::jacobian::INPUTS;
     use super::super::{Block, Frame, InputError, Inputs, Notes, Outputs, Parameters, PointOutput};
     use crate::physics::friction::FrictionLawKind;
     use crate::physics::normal::NormalLawKind;
@@ -284,6 +436,37 @@ mod tests {
             return Err(format!("active/points/sticking: lean {:?}, general {:?}", (lean.active, lean.points, lean.sticking), (g.active, g.points, g.sticking)));
         }
         Ok(edge)
+    }
+
+    /// The lean path's Jacobian (26 unit seeds) and a directional derivative equal the general
+    /// path's ([`Block::tangents_of_points`]) to 1e-9 relative to the largest entry of the
+    /// separation's row, or of the forces' and torques' rows (both are exact derivatives of the same function, rounded differently); at the `edge`
+    /// (a separation within rounding of zero) the separation's only. Errors agree exactly.
+    fn tangents_agree(block: &Block, inputs: &Inputs, edge: bool) -> Result<(), String> {
+        let units: [[f64; INPUTS]; INPUTS] = std::array::from_fn(|i| std::array::from_fn(|j| (i == j) as u8 as f64));
+        let direction: [[f64; INPUTS]; 1] = [std::array::from_fn(|j| ((j * 7 + 3) % 11) as f64 / 5.0 - 1.0)];
+        let mut scratch = Vec::new();
+        let lean = block.output_tangents(inputs, &[], &mut scratch, &units).map_err(|e| e.to_string())?;
+        let general = block.tangents_of_points(inputs, &[], &mut scratch, &units, false).map_err(|e| e.to_string())?;
+        let lean_direction = block.output_tangents(inputs, &[], &mut scratch, &direction).map_err(|e| e.to_string())?;
+        let general_direction = block.tangents_of_points(inputs, &[], &mut scratch, &direction, false).map_err(|e| e.to_string())?;
+        let rows = |m: &[[f64; INPUTS]; 14], d: &[[f64; 1]; 14]| -> Vec<Vec<f64>> { m.iter().zip(d).map(|(r, d)| r.iter().copied().chain([d[0]]).collect()).collect() };
+        let (lean, general) = (rows(&lean, &lean_direction), rows(&general, &general_direction));
+        let largest = |rows: &[Vec<f64>]| rows.iter().flatten().fold(0.0_f64, |m, x| m.max(x.abs()));
+        // The forces' and torques' rows share one scale (the torques' arms are below 2 m).
+        let wrench_scale = largest(&general[..12]).max(largest(&general[13..]));
+        for (i, (l, g)) in lean.iter().zip(&general).enumerate() {
+            if edge && i != 12 {
+                continue;
+            }
+            let scale = if i == 12 { largest(&general[12..13]) } else { wrench_scale };
+            for (j, (l, g)) in l.iter().zip(g).enumerate() {
+                if !(l == g || (l - g).abs() <= 1e-9 * scale) {
+                    return Err(format!("row {i} column {j}: lean {l:e}, general {g:e}, row scale {scale:e}"));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every stateless normal law with every velocity-based friction law, plane as A and as B,
@@ -376,9 +559,13 @@ mod tests {
                                 let slope = (0..3).map(|k| (up[k] - down[k]).powi(2)).sum::<f64>().sqrt() / 2e-9;
                                 let (lean_result, lean, general_result, general) = both(&block, &inputs);
                                 assert_eq!(lean_result, general_result);
-                                match agree(&lean, &general, &inputs, slope) {
-                                    Ok(edge) => edges += edge as usize,
+                                let edge = match agree(&lean, &general, &inputs, slope) {
+                                    Ok(edge) => edge,
                                     Err(e) => panic!("{e}: {normal:?} {friction:?} plane is A: {plane_is_a} {round:?} max_depth {max_depth} offsets {offsets} {inputs:?}"),
+                                };
+                                edges += edge as usize;
+                                if let Err(e) = tangents_agree(&block, &inputs, edge) {
+                                    panic!("derivatives: {e}: {normal:?} {friction:?} plane is A: {plane_is_a} {round:?} max_depth {max_depth} offsets {offsets} {inputs:?}");
                                 }
                                 let bits = |o: &Outputs| format!("{o:?}");
                                 identical += (bits(&lean) == bits(&general)) as usize;
@@ -399,6 +586,10 @@ mod tests {
                                     assert_eq!(lean_result, general_result);
                                     // Nothing written on a refusal.
                                     assert_eq!(format!("{lean:?}"), format!("{general:?}"));
+                                    let seed = [[1.0; INPUTS]];
+                                    let lean = block.output_tangents(&inputs, &[], &mut Vec::new(), &seed);
+                                    assert!(lean.is_err());
+                                    assert_eq!(lean, block.tangents_of_points(&inputs, &[], &mut Vec::new(), &seed, false));
                                 }
                             }
                         }
