@@ -128,6 +128,11 @@ fn pairs(c: &mut Criterion, order: &mut Order) {
     p.geometry_b.radius = 0.1;
     let (a, b) = frames(0.0999, IDENTITY);
     bench_scene(c, order, "pair", "sphere-plane", || Scene::new(&p, a, b));
+    // The same on a plane turned 0.3 rad about x (the sphere as deep along its normal).
+    let (mut a, mut b) = frames(0.0, IDENTITY);
+    a.q = about([1.0, 0.0, 0.0], 0.3);
+    b.r_0 = [0.0, -0.0999 * 0.3_f64.sin(), 0.0999 * 0.3_f64.cos()];
+    bench_scene(c, order, "pair", "sphere-tilted-plane", || Scene::new(&p, a, b));
 
     let mut p = Parameters::default();
     p.geometry_b.shape = shape(ShapeKind::Box);

@@ -72,26 +72,30 @@ impl SinglePoint {
     fn evaluate_ordered<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, out: &mut Outputs) -> Result<Notes, InputError> {
         let mut notes = Notes::default();
         let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
-        // Checked in the general path's order, with its messages and notes. Only the norms
-        // come back (a small return value; the components are read from the inputs).
-        let norm_a = checked_quaternion("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?.1;
-        let norm_b = checked_quaternion("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?.1;
+        // Checked in the general path's order, with its messages and notes.
+        checked_near_unit("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?;
+        checked_near_unit("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?;
         // Only slot 0 has a point: the others are cleared first, while no register is busy.
         for slot in &mut out.point[1..POINT_OUTPUTS] {
             *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
         }
         // The order is a constant: these only name the inputs.
-        let (plane, plane_norm, sphere, sphere_norm) = if PLANE_IS_A { (frame_a, norm_a, frame_b, norm_b) } else { (frame_b, norm_b, frame_a, norm_a) };
+        let (plane, sphere) = if PLANE_IS_A { (frame_a, frame_b) } else { (frame_b, frame_a) };
         // The plane's normal (its frame's z axis) and origin, and the sphere's centre, in W.
         if block.no_offsets {
             // The third column of the rotation matrix of q / |q|, with one division by |q|^2
             // (summed here rather than squared from the norm: no square root to wait for).
-            let normal = plane_normal(&plane.q);
             // The origin and the centre read in place (no copy through the stack to wait for).
-            notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &plane.r_0, &sphere.r_0, out);
+            notes.passed_through = if plane.q == [1.0, 0.0, 0.0, 0.0] {
+                // The ground: a plane in W's orientation. Its normal is z, exactly what
+                // `plane_normal` gives for this q, known here before the inputs are read.
+                self.point::<PLANE_IS_A>(block, inputs, &[0.0, 0.0, 1.0], &plane.r_0, &sphere.r_0, out)
+            } else {
+                self.point::<PLANE_IS_A>(block, inputs, &plane_normal(&plane.q), &plane.r_0, &sphere.r_0, out)
+            };
         } else {
             let (plane_offset, sphere_offset) = if PLANE_IS_A { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
-            let (normal, origin, centre) = with_offsets(plane, plane_norm, plane_offset, sphere, sphere_norm, sphere_offset);
+            let (normal, origin, centre) = with_offsets(plane, plane_offset, sphere, sphere_offset);
             notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &origin, &centre, out);
         }
         Ok(notes)
@@ -109,7 +113,7 @@ impl SinglePoint {
         out.n_0 = n;
         out.point[0].separation = separation;
         out.point[0].p_0 = point_w;
-        let friction_norm = dot(&w.friction, &w.friction).sqrt();
+        let friction_norm = w.friction_force;
         let carries = normal_force > 0.0;
 
         // The sums of one point and Block::finish. Where the point carries, the contact point
@@ -174,16 +178,19 @@ impl SinglePoint {
         let normal_force = if passed_through { R::c(0.0) } else { laws.normal.force(depth, -v_normal, 0.0) };
         // FrictionLaw::force_over of a velocity-based law, on the arrays.
         let slip_speed = norm(&slip);
-        let friction = if normal_force.v() > 0.0 {
+        // Its size is the slip speed times `f_n mu(v) / v` (the general path takes the norm of
+        // the force: one square root more on the way to the outputs).
+        let (friction, friction_force) = if normal_force.v() > 0.0 {
             let mu_over_speed = laws.friction.mu_over_speed(slip_speed).unwrap_or(R::c(0.0));
-            scale_c(&slip, -(normal_force * mu_over_speed))
+            let per_speed = normal_force * mu_over_speed;
+            (scale_c(&slip, -per_speed), slip_speed * per_speed.abs())
         } else {
-            [R::c(0.0); 3]
+            ([R::c(0.0); 3], R::c(0.0))
         };
         let f = add(&scale_c(&n, normal_force), &friction);
         let t_b = cross(&sub(&point_w, b.r), &f);
         let t_a = neg(&cross(&sub(&point_w, a.r), &f));
-        Wrench { separation: height, n, point_w, normal_force, slip_speed, friction, f, t_a, t_b, passed_through }
+        Wrench { separation: height, n, point_w, normal_force, slip_speed, friction_force, f, t_a, t_b, passed_through }
     }
 
     /// [`Block::output_tangents`] of `block` (whose pair and laws made this `SinglePoint`): the
@@ -266,8 +273,8 @@ struct Wrench<R> {
     normal_force: R,
     /// The slip speed at the force point.
     slip_speed: R,
-    /// The friction force on B.
-    friction: [R; 3],
+    /// The size of the friction force.
+    friction_force: R,
     /// The force on B, and the torques on A and B about their frames' origins.
     f: [R; 3],
     t_a: [R; 3],
@@ -286,11 +293,29 @@ fn v_rel_at<R: Real>(a: &Motion<'_, R>, b: &Motion<'_, R>, p: &[R; 3]) -> [R; 3]
 /// The plane's normal and origin and the sphere's centre in W where the geometry frames are
 /// offset from the body frames: [`Pose::compose`], as the general path composes them.
 #[inline(never)]
-fn with_offsets(plane: &Frame, plane_norm: f64, plane_offset: &Pose, sphere: &Frame, sphere_norm: f64, sphere_offset: &Pose) -> ([f64; 3], [f64; 3], [f64; 3]) {
-    let rotation = |frame: &Frame, norm: f64| normalised(&Quaternion::new(frame.q[0], frame.q[1], frame.q[2], frame.q[3]), norm);
-    let plane = Pose { r: Vec3::from(plane.r_0), q: rotation(plane, plane_norm) }.compose(plane_offset);
-    let centre = Vec3::from(sphere.r_0) + rotation(sphere, sphere_norm) * sphere_offset.r;
+fn with_offsets(plane: &Frame, plane_offset: &Pose, sphere: &Frame, sphere_offset: &Pose) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    // The checked quaternions' rotations, with the norms the general path's check takes.
+    let rotation = |frame: &Frame| {
+        let raw = Quaternion::new(frame.q[0], frame.q[1], frame.q[2], frame.q[3]);
+        normalised(&raw, raw.norm())
+    };
+    let plane = Pose { r: Vec3::from(plane.r_0), q: rotation(plane) }.compose(plane_offset);
+    let centre = Vec3::from(sphere.r_0) + rotation(sphere) * sphere_offset.r;
     ((plane.q * Vec3::z()).into(), plane.r.into(), centre.into())
+}
+
+/// [`checked_quaternion`] without its square root where `|q|^2` alone decides: within
+/// `1 +- 1.99e-3` the norm is within `1 +- 0.995e-3`, a unit quaternion to the tolerance
+/// ([`QUATERNION_NORM_TOLERANCE`](super::QUATERNION_NORM_TOLERANCE), 1e-3), accepted without a
+/// note. Elsewhere (and for a NaN or an infinity) the check itself decides.
+#[inline(always)]
+fn checked_near_unit(q_name: &'static str, frame: &Frame, not_unit: &mut bool) -> Result<(), InputError> {
+    let [w, x, y, z] = frame.q;
+    if ((w * w + x * x) + (y * y + z * z) - 1.0).abs() <= 1.99e-3 {
+        *not_unit = false;
+        return Ok(());
+    }
+    checked_quaternion(q_name, frame, not_unit).map(|_| ())
 }
 
 /// The plane frame's z axis in W: the third column of the rotation matrix of `q / |q|`, with
