@@ -89,25 +89,35 @@ impl SinglePoint {
             notes.passed_through = if plane.q == [1.0, 0.0, 0.0, 0.0] {
                 // The ground: a plane in W's orientation. Its normal is z, exactly what
                 // `plane_normal` gives for this q, known here before the inputs are read.
-                self.point::<PLANE_IS_A>(block, inputs, &[0.0, 0.0, 1.0], &plane.r_0, &sphere.r_0, out)
+                self.point::<PLANE_IS_A>(block, inputs, &[0.0, 0.0, 1.0], &plane.r_0, &sphere.r_0, true, out)
             } else {
-                self.point::<PLANE_IS_A>(block, inputs, &plane_normal(&plane.q), &plane.r_0, &sphere.r_0, out)
+                self.point::<PLANE_IS_A>(block, inputs, &plane_normal(&plane.q), &plane.r_0, &sphere.r_0, true, out)
             };
         } else {
             let (plane_offset, sphere_offset) = if PLANE_IS_A { (&block.offset_a, &block.offset_b) } else { (&block.offset_b, &block.offset_a) };
             let (normal, origin, centre) = with_offsets(plane, plane_offset, sphere, sphere_offset);
-            notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &origin, &centre, out);
+            notes.passed_through = self.point::<PLANE_IS_A>(block, inputs, &normal, &origin, &centre, false, out);
         }
         Ok(notes)
     }
 
     /// The contact point of the plane through `origin` with unit `normal` and the sphere
-    /// centred at `centre`, its force, and every output; true when the point passed through.
+    /// centred at `centre` (`centre_at_origin`: the sphere's frame origin), its force, and every output; true when the point passed through.
     #[inline(always)]
-    fn point<const PLANE_IS_A: bool>(&self, block: &Block, inputs: &Inputs, normal: &[f64; 3], origin: &[f64; 3], centre: &[f64; 3], out: &mut Outputs) -> bool {
+    #[allow(clippy::too_many_arguments)]
+    fn point<const PLANE_IS_A: bool>(
+        &self,
+        block: &Block,
+        inputs: &Inputs,
+        normal: &[f64; 3],
+        origin: &[f64; 3],
+        centre: &[f64; 3],
+        centre_at_origin: bool,
+        out: &mut Outputs,
+    ) -> bool {
         let (frame_a, frame_b) = (&inputs.frame_a, &inputs.frame_b);
         let (a, b) = (Motion::of(frame_a), Motion::of(frame_b));
-        let w = self.wrench::<f64, PLANE_IS_A>(&block.laws, normal, origin, centre, &a, &b);
+        let w = self.wrench::<f64, PLANE_IS_A>(&block.laws, normal, origin, centre, centre_at_origin, &a, &b);
         let (separation, n, point_w, normal_force) = (w.separation, w.n, w.point_w, w.normal_force);
         out.separation = separation;
         out.n_0 = n;
@@ -150,7 +160,7 @@ impl SinglePoint {
     }
 
     /// The point of the plane through `origin` with unit `normal` and the sphere centred at
-    /// `centre`, and its force and torques: over `f64` for the outputs ([`SinglePoint::point`]),
+    /// `centre` (`centre_at_origin`: the sphere's frame origin), and its force and torques: over `f64` for the outputs ([`SinglePoint::point`]),
     /// over [`Dual`] for their derivatives ([`SinglePoint::tangents`]).
     ///
     /// geometry::plane_sphere::contact, then contact::point_force_deflected with weight 1, no
@@ -161,9 +171,24 @@ impl SinglePoint {
     /// part is the centre's, since `w_rel x n` is normal to n: the laws need not wait for the
     /// force point (the evaluation's time is one chain of dependent operations).
     #[inline(always)]
-    fn wrench<R: Real, const PLANE_IS_A: bool>(&self, laws: &Laws, normal: &[R; 3], origin: &[R; 3], centre: &[R; 3], a: &Motion<'_, R>, b: &Motion<'_, R>) -> Wrench<R> {
+    #[allow(clippy::too_many_arguments)]
+    fn wrench<R: Real, const PLANE_IS_A: bool>(
+        &self,
+        laws: &Laws,
+        normal: &[R; 3],
+        origin: &[R; 3],
+        centre: &[R; 3],
+        centre_at_origin: bool,
+        a: &Motion<'_, R>,
+        b: &Motion<'_, R>,
+    ) -> Wrench<R> {
         // What needs the inputs alone, first (off the chain that waits for the normal).
-        let v_centre = v_rel_at(a, b, centre);
+        let v_centre = match (centre_at_origin, PLANE_IS_A) {
+            // The centre is the sphere's frame origin: its velocity there is its own.
+            (true, true) => sub(b.v, &add(a.v, &cross(a.w, &sub(centre, a.r)))),
+            (true, false) => sub(&add(b.v, &cross(b.w, &sub(centre, b.r))), a.v),
+            (false, _) => v_rel_at(a, b, centre),
+        };
         let w_rel = sub(b.w, a.w);
         let height = dot(&sub(centre, origin), normal) - self.radius;
         let reach = height * 0.5 + self.radius;
@@ -237,7 +262,7 @@ impl SinglePoint {
             let centre = add(&vector(sphere), &rotate(&quaternion(sphere), &constant(&sphere_offset.r)));
             (normal, origin, centre)
         };
-        let w = self.wrench::<Dual<N>, PLANE_IS_A>(&block.laws, &normal, &origin, &centre, &a, &b);
+        let w = self.wrench::<Dual<N>, PLANE_IS_A>(&block.laws, &normal, &origin, &centre, block.no_offsets, &a, &b);
         // As Block::output_tangents: a point apart carries exactly nothing, with zero derivative.
         let zero = [Dual::c(0.0); 3];
         let (f, t_a, t_b) = if w.separation.v >= 0.0 { (zero, zero, zero) } else { (w.f, w.t_a, w.t_b) };
