@@ -521,14 +521,16 @@ mod tests {
 
     /// Every stateless normal law with every velocity-based friction law, plane as A and as B,
     /// sphere and point, with and without `max_depth` and geometry offsets, random poses (some
-    /// quaternions off unit), twists and heights (apart, touching, passed through), and a few
-    /// exact cases (at rest, zero separation, refused quaternions): the lean path gives the
-    /// general path's outputs to rounding ([`agree`]), and its notes and errors exactly.
+    /// quaternions off unit, one plane in five in W's orientation: the ground), twists and
+    /// heights (apart, touching, passed through), and a few exact cases (at rest, zero
+    /// separation, refused quaternions): the lean path gives the general path's outputs to
+    /// rounding ([`agree`]) and their derivatives ([`tangents_agree`]), and its notes and errors
+    /// exactly.
     #[test]
     fn the_lean_path_gives_the_general_outputs() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let frictions = [FrictionLawKind::None, FrictionLawKind::SmoothStickSlip, FrictionLawKind::AdamsCoulomb, FrictionLawKind::Tanh, FrictionLawKind::Stribeck];
-        let (mut checked, mut carrying, mut apart, mut passed, mut noted, mut identical, mut edges) = (0, 0, 0, 0, 0, 0, 0);
+        let (mut checked, mut carrying, mut apart, mut passed, mut noted, mut identical, mut edges, mut grounds) = (0, 0, 0, 0, 0, 0, 0, 0);
         for item in NormalLawKind::ITEMS {
             let normal = NormalLawKind::from_value(item.value).unwrap();
             if normal == NormalLawKind::Restitution {
@@ -564,6 +566,12 @@ mod tests {
                                     w_0: rng.vec(2.0),
                                 };
                                 let mut inputs = Inputs { frame_a: frame(&mut rng), frame_b: frame(&mut rng) };
+                                if case % 5 == 3 {
+                                    // The ground: the plane's frame in W's orientation exactly.
+                                    let plane_frame = if plane_is_a { &mut inputs.frame_a } else { &mut inputs.frame_b };
+                                    plane_frame.q = [1.0, 0.0, 0.0, 0.0];
+                                    grounds += 1;
+                                }
                                 if case == 1 {
                                     inputs.frame_a.v_0 = [0.0; 3];
                                     inputs.frame_b.v_0 = [0.0; 3];
@@ -651,6 +659,7 @@ mod tests {
         assert_eq!(checked, 6 * 5 * 2 * 2 * 4 * 40);
         assert!(carrying > checked / 3 && apart > checked / 5 && passed > checked / 50, "{carrying} {apart} {passed}");
         assert!(noted > checked / 8, "{noted}");
+        assert_eq!(grounds, checked / 5);
         // Only the cases placed at separation 0 on purpose (one in 40) are at the edge.
         assert!(edges <= checked / 40, "{edges} of {checked} cases at the edge");
         // Most cases differ in some last bit (the lean normal, the contact point itself).
