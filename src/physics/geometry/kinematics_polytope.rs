@@ -26,6 +26,8 @@
 //! cannot name), the tangents are NaN, which the FMU reports as non-finite derivatives rather
 //! than returning wrong numbers.
 
+use std::borrow::Cow;
+
 use nalgebra::{Vector2, Vector3};
 
 use super::kinematics::Frame;
@@ -68,10 +70,21 @@ impl<'a> Polytope<'a> {
         })
     }
 
-    fn vertices(&self) -> Vec<Vec3> {
+    /// The vertices in the geometry frame (a hull's own, not copied).
+    fn vertices(&self) -> Cow<'a, [Vec3]> {
+        match *self {
+            Polytope::Box { half, centre_z } => Cow::Owned((0..8).map(|i| box_corner(i, &half, centre_z)).collect()),
+            Polytope::Hull(hull) => Cow::Borrowed(&hull.vertices),
+        }
+    }
+
+    /// The index (in [`Polytope::vertices`]) of a vertex farthest along the local direction `d`:
+    /// a hull's support query (the vertex a scan of the vertices finds, as `convex.rs` takes
+    /// it), a box's corner on the side of each of `d`'s signs.
+    fn support_vertex(&self, d: &Vec3) -> usize {
         match self {
-            Polytope::Box { half, centre_z } => (0..8).map(|i| box_corner(i, half, *centre_z)).collect(),
-            Polytope::Hull(hull) => hull.vertices.clone(),
+            Polytope::Box { .. } => (0..3).filter(|&k| d[k] >= 0.0).map(|k| 1 << k).sum(),
+            Polytope::Hull(hull) => hull.support_index(d),
         }
     }
 
@@ -148,7 +161,9 @@ impl<'a> Polytope<'a> {
 
     /// The largest distance of a vertex from the frame's origin (the size tolerances scale with).
     fn size(&self) -> f64 {
-        self.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+        // The square root of the largest squared norm: the same number as the largest norm
+        // (the square root is correctly rounded and monotone), one square root.
+        self.vertices().iter().map(|v| v.norm_squared()).fold(0.0, f64::max).sqrt()
     }
 }
 
@@ -172,7 +187,7 @@ pub(super) fn points<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoin
     let scale = a.shape.size().max(b.shape.size()).max(1e-12);
     let derived = match found {
         [single] => witness_point(a, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
-        _ => patch(a, b, found),
+        _ => patch(a, b, found, scale),
     };
     checked(a.frame, b.frame, found, derived, VALUE_TOLERANCE, scale)
 }
@@ -221,9 +236,15 @@ fn checked<S: Real>(
     }
 }
 
-/// The world vertices of a polytope over its frame.
-fn world_vertices<S: Real>(p: &Placed<S>) -> Vec<Vector3<S>> {
-    p.shape.vertices().iter().map(|v| p.frame.fixed_point(v)).collect()
+/// Vertex `i` of a polytope (of its `vertices`) in W over its frame: only the vertices a
+/// feature uses are placed, not the whole polytope.
+fn world_vertex<S: Real>(p: &Placed<S>, vertices: &[Vec3], i: usize) -> Vector3<S> {
+    p.frame.fixed_point(&vertices[i])
+}
+
+/// The direction `d` in W as a local direction of the polytope at its `f64` pose.
+fn local_direction(p: &Placed<impl Real>, d: &Vec3) -> Vec3 {
+    p.pose.q.inverse() * d
 }
 
 /// Unit vector over the Real.
@@ -240,38 +261,39 @@ fn along<S: Real>(v: Vector3<S>, reference: &Vec3) -> Vector3<S> {
     }
 }
 
-/// The indices of the vertices within `tolerance` of the largest `d · v`.
+/// The indices of the vertices within `tolerance` of the largest `d · v` (local vertices and a
+/// local direction, or both in W: the offset of the origin is the same for every vertex).
 fn support_set(vertices: &[Vec3], d: &Vec3, tolerance: f64) -> Vec<usize> {
     let top = vertices.iter().map(|v| v.dot(d)).fold(f64::NEG_INFINITY, f64::max);
     (0..vertices.len()).filter(|&i| vertices[i].dot(d) >= top - tolerance).collect()
 }
 
 /// The patch of two polytopes' support faces, as `convex.rs` builds it, over the frames.
-fn patch<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint]) -> Option<Vec<ContactPoint<S>>> {
+fn patch<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint], scale: f64) -> Option<Vec<ContactPoint<S>>> {
     let n64 = found.first()?.normal_ab_w;
-    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
-    let (face_b, normal_b) = b.shape.support_face(&(b.pose.q.inverse() * -n64));
+    let (da, db) = (local_direction(a, &n64), local_direction(b, &-n64));
+    let (face_a, normal_a) = a.shape.support_face(&da);
+    let (face_b, normal_b) = b.shape.support_face(&db);
+    let (vertices_a, vertices_b) = (a.shape.vertices(), b.shape.vertices());
     let (na64, nb64) = (a.pose.q * normal_a, b.pose.q * normal_b);
     let n = if na64.dot(&n64) > 1.0 - SNAP {
         a.frame.vector(&S::vc(&normal_a))
     } else if -nb64.dot(&n64) > 1.0 - SNAP {
         -b.frame.vector(&S::vc(&normal_b))
     } else {
-        // An edge of A against an edge of B.
-        let scale = a.shape.size().max(b.shape.size());
-        let world = |p: &Placed<S>| p.shape.vertices().iter().map(|v| p.pose.transform_point(v)).collect::<Vec<_>>();
-        let (sa, sb) = (support_set(&world(a), &n64, FEATURE_TOLERANCE * scale), support_set(&world(b), &-n64, FEATURE_TOLERANCE * scale));
+        // An edge of A against an edge of B (their support sets in the local frames).
+        let (sa, sb) = (support_set(&vertices_a, &da, FEATURE_TOLERANCE * scale), support_set(&vertices_b, &db, FEATURE_TOLERANCE * scale));
         let (&[a0, a1], &[b0, b1]) = (&sa[..], &sb[..]) else {
             return None;
         };
-        let (va, vb) = (world_vertices(a), world_vertices(b));
-        along(unit(&(va[a1] - va[a0]).cross(&(vb[b1] - vb[b0]))), &n64)
+        let (va, vb) = (|i| world_vertex(a, &vertices_a, i), |i| world_vertex(b, &vertices_b, i));
+        along(unit(&(va(a1) - va(a0)).cross(&(vb(b1) - vb(b0)))), &n64)
     };
-    // The depth along n: A's support minus B's.
-    let extreme = |vertices: Vec<Vector3<S>>, sign: f64| {
-        vertices.into_iter().map(|v| v.dot(&n) * sign).max_by(|x, y| x.v().total_cmp(&y.v())).unwrap_or(S::c(0.0)) * sign
-    };
-    let depth = extreme(world_vertices(a), 1.0) - extreme(world_vertices(b), -1.0);
+    // The depth along n: A's support minus B's, each the vertex farthest along the points'
+    // normal as `convex.rs` finds it (its support query), placed over the frames.
+    let top_a = world_vertex(a, &vertices_a, a.shape.support_vertex(&da));
+    let top_b = world_vertex(b, &vertices_b, b.shape.support_vertex(&db));
+    let depth = top_a.dot(&n) - top_b.dot(&n);
     let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
     let wb: Vec<Vector3<S>> = face_b.iter().map(|v| b.frame.fixed_point(v)).collect();
     let (wna, wnb) = (a.frame.vector(&S::vc(&normal_a)), b.frame.vector(&S::vc(&normal_b)));
@@ -448,17 +470,18 @@ fn classify(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
         .map(|(i, normal, _)| Feature::Face(i, normal))
 }
 
-/// The point of `feature` (over the frame) nearest to the point `x`.
-fn nearest_on<S: Real>(feature: Feature, vertices: &[Vector3<S>], frame: &Frame<S>, x: &Vector3<S>) -> Vector3<S> {
+/// The point of `feature` (over the frame; `vertex(i)` places vertex i) nearest to the point `x`.
+fn nearest_on<S: Real>(feature: Feature, vertex: impl Fn(usize) -> Vector3<S>, frame: &Frame<S>, x: &Vector3<S>) -> Vector3<S> {
     match feature {
-        Feature::Vertex(i) => vertices[i],
+        Feature::Vertex(i) => vertex(i),
         Feature::Edge(i, j) => {
-            let d = vertices[j] - vertices[i];
-            vertices[i] + d * ((x - vertices[i]).dot(&d) / d.dot(&d))
+            let (vi, vj) = (vertex(i), vertex(j));
+            let d = vj - vi;
+            vi + d * ((x - vi).dot(&d) / d.dot(&d))
         }
         Feature::Face(i, normal) => {
             let normal = frame.vector(&S::vc(&normal));
-            x - normal * (x - vertices[i]).dot(&normal)
+            x - normal * (x - vertex(i)).dot(&normal)
         }
     }
 }
@@ -469,33 +492,37 @@ fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, sc
     let local = |p: &Placed<S>, x: &Vec3| p.pose.q.inverse() * (x - p.pose.r);
     let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance)?;
     let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance)?;
-    let (va, vb) = (world_vertices(a), world_vertices(b));
+    let (vertices_a, vertices_b) = (a.shape.vertices(), b.shape.vertices());
+    let (va, vb) = (|i| world_vertex(a, &vertices_a, i), |i| world_vertex(b, &vertices_b, i));
     let n64 = found.normal_ab_w;
     let (p_a, p_b, n) = match (fa, fb) {
         (Feature::Vertex(i), other) => {
-            let p_b = nearest_on(other, &vb, b.frame, &va[i]);
+            let vi = va(i);
+            let p_b = nearest_on(other, vb, b.frame, &vi);
             let n = match other {
                 Feature::Face(_, normal) => -b.frame.vector(&S::vc(&normal)),
-                _ => along(unit(&(p_b - va[i])), &n64),
+                _ => along(unit(&(p_b - vi)), &n64),
             };
-            (va[i], p_b, n)
+            (vi, p_b, n)
         }
         (other, Feature::Vertex(j)) => {
-            let p_a = nearest_on(other, &va, a.frame, &vb[j]);
+            let vj = vb(j);
+            let p_a = nearest_on(other, va, a.frame, &vj);
             let n = match other {
                 Feature::Face(_, normal) => a.frame.vector(&S::vc(&normal)),
-                _ => along(unit(&(vb[j] - p_a)), &n64),
+                _ => along(unit(&(vj - p_a)), &n64),
             };
-            (p_a, vb[j], n)
+            (p_a, vj, n)
         }
         (Feature::Edge(i, j), Feature::Edge(k, l)) => {
             // Closest points of the two lines.
-            let (d1, d2, r) = (va[j] - va[i], vb[l] - vb[k], va[i] - vb[k]);
+            let (vi, vk) = (va(i), vb(k));
+            let (d1, d2, r) = (va(j) - vi, vb(l) - vk, vi - vk);
             let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
             let denominator = aa * ee - bb * bb;
             let s = (bb * f - c * ee) / denominator;
             let t = (aa * f - bb * c) / denominator;
-            (va[i] + d1 * s, vb[k] + d2 * t, along(unit(&d1.cross(&d2)), &n64))
+            (vi + d1 * s, vk + d2 * t, along(unit(&d1.cross(&d2)), &n64))
         }
         _ => return None,
     };
@@ -508,10 +535,10 @@ fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, sc
 pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
     let value = S::vv(p);
     let (point64, _, distance64) = super::convex::hull_surface(hull, &value);
-    let vertices: Vec<Vector3<S>> = hull.vertices.iter().map(S::vc).collect();
+    let vertex = |i: usize| S::vc(&hull.vertices[i]);
     let face_result = |i: usize, normal: &Vec3| {
         let normal = S::vc(normal);
-        let height = (p - vertices[i]).dot(&normal);
+        let height = (p - vertex(i)).dot(&normal);
         (p - normal * height, normal, height)
     };
     if distance64 <= 0.0 {
@@ -536,7 +563,7 @@ pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vecto
             Some(Feature::Face(i, normal)) => return face_result(i, &normal),
             Some(feature @ (Feature::Vertex(_) | Feature::Edge(..))) => {
                 let frame = Frame { r: Vector3::zeros(), axes: [Vector3::x(), Vector3::y(), Vector3::z()].map(|a| S::vc(&a)) };
-                return from_point(nearest_on(feature, &vertices, &frame, p));
+                return from_point(nearest_on(feature, vertex, &frame, p));
             }
             None => {}
         }
@@ -614,8 +641,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
     if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP {
         return Some(face_case());
     }
-    let world: Vec<Vec3> = b.shape.vertices().iter().map(|v| b.pose.transform_point(v)).collect();
-    match support_set(&world, &-n64, tolerance)[..] {
+    match support_set(&b.shape.vertices(), &local_direction(b, &-n64), tolerance)[..] {
         [vertex] => Some(vertex_case(vertex, false)),
         [i, j] if is_edge(i, j) => Some(edge_case(i, j, false)),
         _ => None,
@@ -681,8 +707,10 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     let n64 = found.first()?.normal_ab_w;
     let core64 = [b_pose.transform_point(&Vec3::new(0.0, 0.0, -half_length)), b_pose.transform_point(&Vec3::new(0.0, 0.0, half_length))];
     let core = [b_frame.fixed_point(&Vec3::new(0.0, 0.0, -half_length)), b_frame.fixed_point(&Vec3::new(0.0, 0.0, half_length))];
-    let va = world_vertices(a);
-    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
+    let vertices_a = a.shape.vertices();
+    let va = |i| world_vertex(a, &vertices_a, i);
+    let da = local_direction(a, &n64);
+    let (face_a, normal_a) = a.shape.support_face(&da);
     let na = a.frame.vector(&S::vc(&normal_a));
     let line_point = |p0: &Vector3<S>, p1: &Vector3<S>, x: &Vector3<S>| {
         let d = p1 - p0;
@@ -692,23 +720,23 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     // the normal from A toward B and the closest points on A's feature and on the core.
     let pair = |fa: &[usize], fb: &[usize]| -> Option<(Vector3<S>, Vector3<S>, Vector3<S>)> {
         let (p_a, p_core) = match (fa, fb) {
-            (&[i], &[j]) => (va[i], core[j]),
-            (&[i], &[_, _]) => (va[i], line_point(&core[0], &core[1], &va[i])),
-            (&[i, k], &[j]) => (line_point(&va[i], &va[k], &core[j]), core[j]),
+            (&[i], &[j]) => (va(i), core[j]),
+            (&[i], &[_, _]) => (va(i), line_point(&core[0], &core[1], &va(i))),
+            (&[i, k], &[j]) => (line_point(&va(i), &va(k), &core[j]), core[j]),
             (&[i, k], &[_, _]) => {
-                let n = along(unit(&(va[k] - va[i]).cross(&(core[1] - core[0]))), &n64);
+                let (vi, vk) = (va(i), va(k));
+                let n = along(unit(&(vk - vi).cross(&(core[1] - core[0]))), &n64);
                 // The closest points of the two lines.
-                let (d1, d2, r) = (va[k] - va[i], core[1] - core[0], va[i] - core[0]);
+                let (d1, d2, r) = (vk - vi, core[1] - core[0], vi - core[0]);
                 let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
                 let denominator = aa * ee - bb * bb;
                 let (s, t) = ((bb * f - c * ee) / denominator, (aa * f - bb * c) / denominator);
-                return Some((n, va[i] + d1 * s, core[0] + d2 * t));
+                return Some((n, vi + d1 * s, core[0] + d2 * t));
             }
             _ => return None,
         };
         Some((along(unit(&(p_core - p_a)), &n64), p_a, p_core))
     };
-    let world64: Vec<Vec3> = a.shape.vertices().iter().map(|v| a.pose.transform_point(v)).collect();
     let core_support = |d: &Vec3| -> Vec<usize> {
         let (s0, s1) = (core64[0].dot(d), core64[1].dot(d));
         if (s0 - s1).abs() <= tolerance {
@@ -729,7 +757,7 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
                 Feature::Face(i, normal) if fb.len() == 1 => {
                     let n = a.frame.vector(&S::vc(&normal));
                     let p_core = core[fb[0]];
-                    (n, p_core - n * (p_core - va[i]).dot(&n), p_core)
+                    (n, p_core - n * (p_core - va(i)).dot(&n), p_core)
                 }
                 Feature::Vertex(i) => pair(&[i], &fb)?,
                 Feature::Edge(i, k) => pair(&[i, k], &fb)?,
@@ -741,11 +769,12 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     let n = if snapped {
         na
     } else {
-        let fa = support_set(&world64, &n64, tolerance);
+        let fa = support_set(&vertices_a, &da, tolerance);
         pair(&fa, &core_support(&-n64))?.0
     };
-    // The depth along n: A's support minus the capsule's lowest surface point.
-    let top = va.iter().map(|v| v.dot(&n)).max_by(|x, y| x.v().total_cmp(&y.v()))?;
+    // The depth along n: A's support (its vertex farthest along the points' normal, as
+    // `convex.rs` finds it) minus the capsule's lowest surface point.
+    let top = va(a.shape.support_vertex(&da)).dot(&n);
     let low = core.iter().map(|c| c.dot(&n)).min_by(|x, y| x.v().total_cmp(&y.v()))?;
     let depth = top - low + radius;
     let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
