@@ -159,11 +159,15 @@ impl<'a> Polytope<'a> {
         }
     }
 
-    /// The largest distance of a vertex from the frame's origin (the size tolerances scale with).
+    /// The size the tolerances scale with: the distance from the frame's origin of the farthest
+    /// corner of the vertices' bounding box (a box's farthest corner; a hull's from its vertex
+    /// tree's root box, without visiting the vertices), between the largest distance of a vertex
+    /// and `sqrt(3)` times it.
     fn size(&self) -> f64 {
-        // The square root of the largest squared norm: the same number as the largest norm
-        // (the square root is correctly rounded and monotone), one square root.
-        self.vertices().iter().map(|v| v.norm_squared()).fold(0.0, f64::max).sqrt()
+        match self {
+            Polytope::Box { .. } => self.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max),
+            Polytope::Hull(hull) => hull.vertex_tree.radius(),
+        }
     }
 }
 
@@ -836,4 +840,88 @@ fn segment_polygon<S: Real>(a: V2<S>, b: V2<S>, polygon: &[V2<S>], depth: S) -> 
     }
     let total = fade((t1 - t0) * segment_length, segment_length, polygon_width, depth) * 2.0;
     Some(vec![(a + (b - a) * t0, total * 0.5), (a + (b - a) * t1, total * 0.5)])
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Quaternion, UnitQuaternion};
+
+    use super::*;
+    use crate::physics::dual::Dual;
+
+    type D = Dual<1>;
+
+    /// The pose of B turned by the angle `t` about `axis` (in W) from `pose`.
+    fn turned(pose: &Pose, axis: &Vec3, t: f64) -> Pose {
+        Pose { r: pose.r, q: UnitQuaternion::from_scaled_axis(axis * t) * pose.q }
+    }
+
+    /// B's frame over a dual number along the turn of [`turned`] at `t = 0`: the quaternion's
+    /// tangent `1/2 (0, axis) ⊗ q`, through the frame's normalisation.
+    fn turning_frame(pose: &Pose, axis: &Vec3) -> Frame<D> {
+        let q = pose.q.quaternion();
+        let dq = Quaternion::new(0.0, axis.x, axis.y, axis.z) * q * 0.5;
+        let c = |v: f64, d: f64| D::new(v, [d]);
+        Frame::from_quaternion(D::vc(&pose.r), [c(q.w, dq.w), c(q.i, dq.i), c(q.j, dq.j), c(q.k, dq.k)])
+    }
+
+    /// The patch of A (a large box, its top face at z = 0) and B pressed into it 0.095 deep and
+    /// tilted, its points' weights in the fade's ramp: their derivatives along a turn of B
+    /// (which moves B's lowest vertex, so the depth's derivative enters) agree with central
+    /// differences of `convex.rs`'s weights, and so do the separations.
+    fn fading_patch_follows_differences(shape_b: &Shape) {
+        let shape_a = Shape::Box { half_extents: Vec3::new(0.5, 0.5, 0.5) };
+        let pose_a = Pose { r: Vec3::new(0.0, 0.0, -0.5), q: UnitQuaternion::identity() };
+        let tilt = UnitQuaternion::from_scaled_axis(Vec3::new(0.01, 0.02, 0.0));
+        let b = Polytope::of(shape_b).expect("a polytope");
+        // The lowest point of the tilted B at the depth.
+        let lowest = b.vertices().iter().map(|v| (tilt * v).z).fold(f64::INFINITY, f64::min);
+        let depth = 0.095;
+        let pose_b = Pose { r: Vec3::new(0.01, -0.02, -depth - lowest), q: tilt };
+        let axis = Vec3::new(0.3, -0.8, 0.5).normalize();
+        let found = |pose: &Pose| {
+            let mut out = Vec::new();
+            super::super::convex::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
+            out
+        };
+        let points64 = found(&pose_b);
+        let total: f64 = points64.iter().map(|p| p.weight).sum();
+        assert!(points64.len() >= 3 && total > 0.4 && total < 3.6, "not in the fade's ramp: {points64:?}");
+        let (frame_a, frame_b) = (Frame::<D>::constant(&pose_a), turning_frame(&pose_b, &axis));
+        let a = Placed { shape: Polytope::of(&shape_a).unwrap(), pose: &pose_a, frame: &frame_a };
+        let duals = points(&a, &Placed { shape: b, pose: &pose_b, frame: &frame_b }, &points64);
+        let h = 1e-6;
+        let (plus, minus) = (found(&turned(&pose_b, &axis, h)), found(&turned(&pose_b, &axis, -h)));
+        assert_eq!((plus.len(), minus.len()), (duals.len(), duals.len()));
+        for (i, dual) in duals.iter().enumerate() {
+            let difference = (plus[i].weight - minus[i].weight) / (2.0 * h);
+            let tangent = dual.weight.d[0];
+            assert!(tangent.is_finite() && (tangent - difference).abs() <= 1e-5 * difference.abs().max(1.0), "point {i}: {tangent} against {difference}");
+            let separation = (plus[i].separation - minus[i].separation) / (2.0 * h);
+            assert!((dual.separation.d[0] - separation).abs() <= 1e-5 * separation.abs().max(1e-3), "point {i}: {:?} against {separation}", dual.separation);
+        }
+        // The depth moves the weights: the turn changes them.
+        assert!(duals.iter().any(|d| d.weight.d[0].abs() > 1e-3), "{duals:?}");
+    }
+
+    #[test]
+    fn a_fading_box_patch_follows_its_differences() {
+        fading_patch_follows_differences(&Shape::Box { half_extents: Vec3::new(0.05, 0.5, 0.5) });
+    }
+
+    /// A hull of 80 vertices (two 40-gons: a flat slab), large enough that its support queries
+    /// climb its edge graph.
+    #[test]
+    fn a_fading_hull_patch_follows_its_differences() {
+        let ring = |z: f64| {
+            (0..40).map(move |k| {
+                let t = std::f64::consts::TAU * (k as f64 + 0.25) / 40.0;
+                Vec3::new(0.05 * t.cos(), 0.4 * t.sin(), z)
+            })
+        };
+        let points: Vec<Vec3> = ring(-0.5).chain(ring(0.5)).collect();
+        let hull = ConvexHull::new(&points).unwrap();
+        assert!(hull.vertices.len() > crate::physics::shape::SCAN_VERTICES);
+        fading_patch_follows_differences(&Shape::ConvexHull(std::sync::Arc::new(hull)));
+    }
 }
