@@ -26,8 +26,10 @@ impl<const N: usize> Dual<N> {
 
     /// `f(v)` with slope `df` at `v`: the chain rule.
     #[inline(always)]
-    fn chain(self, value: f64, slope: f64) -> Self {
-        Dual { v: value, d: self.d.map(|d| d * slope) }
+    fn chain(mut self, value: f64, slope: f64) -> Self {
+        self.v = value;
+        self.d.iter_mut().for_each(|d| *d *= slope);
+        self
     }
 }
 
@@ -49,16 +51,22 @@ impl<const N: usize> num_traits::One for Dual<N> {
 impl<const N: usize> Add for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Dual { v: self.v + o.v, d: std::array::from_fn(|i| self.d[i] + o.d[i]) }
+    fn add(mut self, o: Self) -> Self {
+        // In place over the tangents (here and below): a large Dual is not built anew and
+        // copied; each tangent is the same expression, so the same number.
+        self.v += o.v;
+        self.d.iter_mut().zip(&o.d).for_each(|(d, o)| *d += o);
+        self
     }
 }
 
 impl<const N: usize> Sub for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Dual { v: self.v - o.v, d: std::array::from_fn(|i| self.d[i] - o.d[i]) }
+    fn sub(mut self, o: Self) -> Self {
+        self.v -= o.v;
+        self.d.iter_mut().zip(&o.d).for_each(|(d, o)| *d -= o);
+        self
     }
 }
 
@@ -67,8 +75,11 @@ impl<const N: usize> Sub for Dual<N> {
 impl<const N: usize> Mul for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        Dual { v: self.v * o.v, d: std::array::from_fn(|i| self.d[i] * o.v + self.v * o.d[i]) }
+    fn mul(mut self, o: Self) -> Self {
+        let v = self.v;
+        self.d.iter_mut().zip(&o.d).for_each(|(d, od)| *d = *d * o.v + v * od);
+        self.v = v * o.v;
+        self
     }
 }
 
@@ -76,17 +87,21 @@ impl<const N: usize> Mul for Dual<N> {
 impl<const N: usize> Div for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn div(self, o: Self) -> Self {
+    fn div(mut self, o: Self) -> Self {
         let v = self.v / o.v;
-        Dual { v, d: std::array::from_fn(|i| (self.d[i] - v * o.d[i]) / o.v) }
+        self.d.iter_mut().zip(&o.d).for_each(|(d, od)| *d = (*d - v * od) / o.v);
+        self.v = v;
+        self
     }
 }
 
 impl<const N: usize> Neg for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn neg(self) -> Self {
-        Dual { v: -self.v, d: self.d.map(|d| -d) }
+    fn neg(mut self) -> Self {
+        self.v = -self.v;
+        self.d.iter_mut().for_each(|d| *d = -*d);
+        self
     }
 }
 
@@ -109,16 +124,20 @@ impl<const N: usize> Sub<f64> for Dual<N> {
 impl<const N: usize> Mul<f64> for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, o: f64) -> Self {
-        Dual { v: self.v * o, d: self.d.map(|d| d * o) }
+    fn mul(mut self, o: f64) -> Self {
+        self.v *= o;
+        self.d.iter_mut().for_each(|d| *d *= o);
+        self
     }
 }
 
 impl<const N: usize> Div<f64> for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn div(self, o: f64) -> Self {
-        Dual { v: self.v / o, d: self.d.map(|d| d / o) }
+    fn div(mut self, o: f64) -> Self {
+        self.v /= o;
+        self.d.iter_mut().for_each(|d| *d /= o);
+        self
     }
 }
 

@@ -452,8 +452,65 @@ enum Feature {
     Face(usize, Vec3),
 }
 
-/// The smallest feature of `shape` holding the local point `p` (to `tolerance`).
-fn classify(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
+/// The smallest feature of `shape` holding the local point `p` (to `tolerance`), a point of the
+/// shape's support feature along the local direction `toward` (a witness along the normal, a
+/// surface query's nearest point along its offset).
+///
+/// A large hull looks among the features around its support vertex along `toward` first (the
+/// faces having it, their edges and vertices: they hold every point of the support feature,
+/// which contains that vertex), without visiting the whole hull; where none holds `p` (a
+/// witness off its normal's support feature) every feature is searched, as for a box or a
+/// small hull.
+fn classify(shape: &Polytope, p: &Vec3, tolerance: f64, toward: &Vec3) -> Option<Feature> {
+    if let Polytope::Hull(hull) = shape {
+        if hull.vertices.len() > crate::physics::shape::SCAN_VERTICES {
+            if let Some(feature) = classify_around(hull, p, tolerance, hull.support_index(toward)) {
+                return Some(feature);
+            }
+        }
+    }
+    classify_all(shape, p, tolerance)
+}
+
+/// [`classify_all`] over the faces of a hull having vertex `top`, their edges and vertices
+/// (the vertices by index, the edges by their index pairs, the faces in face order).
+fn classify_around(hull: &ConvexHull, p: &Vec3, tolerance: f64, top: usize) -> Option<Feature> {
+    let faces = || hull.graph.faces_of(top).iter().map(|&f| &hull.faces[f as usize]);
+    let mut vertices: Vec<usize> = faces().flat_map(|f| f.vertices.iter().map(|&i| i as usize)).collect();
+    vertices.sort_unstable();
+    vertices.dedup();
+    if let Some(&i) = vertices.iter().find(|&&i| (hull.vertices[i] - p).norm() <= tolerance) {
+        return Some(Feature::Vertex(i));
+    }
+    let mut edges: Vec<(usize, usize)> = faces()
+        .flat_map(|f| {
+            let v = &f.vertices;
+            (0..v.len()).map(move |k| {
+                let (i, j) = (v[k] as usize, v[(k + 1) % v.len()] as usize);
+                (i.min(j), i.max(j))
+            })
+        })
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    for (i, j) in edges {
+        let (a, d) = (hull.vertices[i], hull.vertices[j] - hull.vertices[i]);
+        let t = ((p - a).dot(&d) / d.norm_squared()).clamp(0.0, 1.0);
+        if (a + d * t - p).norm() <= tolerance {
+            return Some(Feature::Edge(i, j));
+        }
+    }
+    faces()
+        .map(|f| (f.vertices[0] as usize, f.normal))
+        .map(|(i, normal)| (i, normal, (p - hull.vertices[i]).dot(&normal).abs()))
+        .filter(|(.., height)| *height <= tolerance)
+        .min_by(|x, y| x.2.total_cmp(&y.2))
+        .map(|(i, normal, _)| Feature::Face(i, normal))
+}
+
+/// The smallest feature of `shape` holding the local point `p` (to `tolerance`), searched over
+/// all its vertices, then edges, then faces.
+fn classify_all(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
     let vertices = shape.vertices();
     if let Some(i) = (0..vertices.len()).find(|&i| (vertices[i] - p).norm() <= tolerance) {
         return Some(Feature::Vertex(i));
@@ -494,11 +551,11 @@ fn nearest_on<S: Real>(feature: Feature, vertex: impl Fn(usize) -> Vector3<S>, f
 fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, scale: f64) -> Option<ContactPoint<S>> {
     let tolerance = FEATURE_TOLERANCE * scale;
     let local = |p: &Placed<S>, x: &Vec3| p.pose.q.inverse() * (x - p.pose.r);
-    let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance)?;
-    let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance)?;
+    let n64 = found.normal_ab_w;
+    let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance, &local_direction(a, &n64))?;
+    let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance, &local_direction(b, &-n64))?;
     let (vertices_a, vertices_b) = (a.shape.vertices(), b.shape.vertices());
     let (va, vb) = (|i| world_vertex(a, &vertices_a, i), |i| world_vertex(b, &vertices_b, i));
-    let n64 = found.normal_ab_w;
     let (p_a, p_b, n) = match (fa, fb) {
         (Feature::Vertex(i), other) => {
             let vi = va(i);
@@ -563,7 +620,7 @@ pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vecto
             let distance = S::norm(&offset);
             (q, offset / distance, distance)
         };
-        match classify(&shape, &point64, tolerance) {
+        match classify(&shape, &point64, tolerance, &(value - point64)) {
             Some(Feature::Face(i, normal)) => return face_result(i, &normal),
             Some(feature @ (Feature::Vertex(_) | Feature::Edge(..))) => {
                 let frame = Frame { r: Vector3::zeros(), axes: [Vector3::x(), Vector3::y(), Vector3::z()].map(|a| S::vc(&a)) };
@@ -635,7 +692,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
     let is_edge = |i: usize, j: usize| b.shape.edges().iter().any(|&(k, l)| (k, l) == (i.min(j), i.max(j)));
     if found.separation > 0.0 {
         let local = b.pose.q.inverse() * (found.p_b_w - b.pose.r);
-        return match classify(&b.shape, &local, tolerance)? {
+        return match classify(&b.shape, &local, tolerance, &local_direction(b, &-n64))? {
             Feature::Vertex(i) => Some(vertex_case(i, true)),
             Feature::Edge(i, j) => Some(edge_case(i, j, true)),
             Feature::Face(..) if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP => Some(face_case()),
@@ -757,7 +814,7 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
             // The closest (or the fallback deepest) pair: A's witness feature, B's core point.
             let local = a.pose.q.inverse() * (single.p_a_w - a.pose.r);
             let fb = core_support(&-n64);
-            let (n, p_a, p_core) = match classify(&a.shape, &local, tolerance)? {
+            let (n, p_a, p_core) = match classify(&a.shape, &local, tolerance, &da)? {
                 Feature::Face(i, normal) if fb.len() == 1 => {
                     let n = a.frame.vector(&S::vc(&normal));
                     let p_core = core[fb[0]];
@@ -902,6 +959,65 @@ mod tests {
         }
         // The depth moves the weights: the turn changes them.
         assert!(duals.iter().any(|d| d.weight.d[0].abs() > 1e-3), "{duals:?}");
+    }
+
+    /// Two hulls of 150 vertices (points on ellipsoids: triangle faces), apart in random poses:
+    /// each witness's feature found around the support vertex is the one the search of every
+    /// feature finds, and the separation's derivative along a turn and a shift of B agrees with
+    /// central differences of `convex.rs`'s.
+    #[test]
+    fn large_hulls_apart_name_the_features_a_full_search_names() {
+        use crate::test_rng::XorShift64Star as Rng;
+        let mut rng = Rng(0x5eed_4a11);
+        let mut hull = |axes: Vec3| {
+            let points: Vec<Vec3> = (0..150).map(|_| rng.unit().component_mul(&axes)).collect();
+            Shape::ConvexHull(std::sync::Arc::new(ConvexHull::new(&points).unwrap()))
+        };
+        let (shape_a, shape_b) = (hull(Vec3::new(0.1, 0.07, 0.05)), hull(Vec3::new(0.06, 0.08, 0.1)));
+        let (a, b) = (Polytope::of(&shape_a).unwrap(), Polytope::of(&shape_b).unwrap());
+        assert!(matches!(a, Polytope::Hull(h) if h.vertices.len() > crate::physics::shape::SCAN_VERTICES));
+        let mut kinds = [0; 3];
+        for _ in 0..30 {
+            let pose_a = Pose { r: rng.vec(0.1), q: rng.rotation() };
+            let q_b = rng.rotation();
+            let pose_b = Pose { r: pose_a.r + rng.unit() * 0.25, q: q_b };
+            let (axis, shift) = (rng.unit(), rng.unit());
+            let found = |pose: &Pose| {
+                let mut out = Vec::new();
+                super::super::convex::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
+                out
+            };
+            let points64 = found(&pose_b);
+            let [single] = points64[..] else { panic!("apart: one point, not {points64:?}") };
+            assert!(single.separation > 0.0);
+            let scale = a.size().max(b.size());
+            for (shape, pose, p, d) in [(&a, &pose_a, single.p_a_w, single.normal_ab_w), (&b, &pose_b, single.p_b_w, -single.normal_ab_w)] {
+                let local = pose.q.inverse() * (p - pose.r);
+                let tolerance = FEATURE_TOLERANCE * scale;
+                let feature = classify(shape, &local, tolerance, &(pose.q.inverse() * d));
+                assert_eq!(feature, classify_all(shape, &local, tolerance));
+                // Found around the support vertex, not by the fallback.
+                let Polytope::Hull(hull) = shape else { unreachable!() };
+                assert_eq!(classify_around(hull, &local, tolerance, hull.support_index(&(pose.q.inverse() * d))), feature);
+                kinds[match feature {
+                    Some(Feature::Vertex(_)) => 0,
+                    Some(Feature::Edge(..)) => 1,
+                    _ => 2,
+                }] += 1;
+            }
+            // B turned about `axis` and shifted along `shift` at once.
+            let moved = |t: f64| Pose { r: pose_b.r + shift * t, q: UnitQuaternion::from_scaled_axis(axis * t) * pose_b.q };
+            let mut frame_b = turning_frame(&pose_b, &axis);
+            frame_b.r = Vector3::new(D::new(pose_b.r.x, [shift.x]), D::new(pose_b.r.y, [shift.y]), D::new(pose_b.r.z, [shift.z]));
+            let frame_a = Frame::<D>::constant(&pose_a);
+            let duals = points(&Placed { shape: a, pose: &pose_a, frame: &frame_a }, &Placed { shape: b, pose: &pose_b, frame: &frame_b }, &points64);
+            let h = 1e-6;
+            let difference = (found(&moved(h))[0].separation - found(&moved(-h))[0].separation) / (2.0 * h);
+            let tangent = duals[0].separation.d[0];
+            assert!((tangent - difference).abs() <= 1e-5 * difference.abs().max(1e-2), "{tangent} against {difference} ({single:?})");
+        }
+        // The draws meet vertices and edges (faces meet vertices or edges apart).
+        assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
     }
 
     #[test]
