@@ -241,6 +241,38 @@ mod tests {
         assert_eq!((-seed(-x)).abs().d[0], -1.0);
     }
 
+    /// The arithmetic of two duals with three tangents each: every tangent by the sum, product
+    /// and quotient rules, the values f64's bit for bit, the assigning forms the same.
+    #[test]
+    fn arithmetic_follows_the_rules_on_every_tangent() {
+        let (x, dx) = (0.7, [1.0, -2.0, 0.5]);
+        let (y, dy) = (-1.3, [0.25, 3.0, -1.5]);
+        let (a, b) = (Dual::new(x, dx), Dual::new(y, dy));
+        let close = |got: Dual<3>, value: f64, tangent: &dyn Fn(usize) -> f64| {
+            assert_eq!(got.v, value);
+            for i in 0..3 {
+                assert!((got.d[i] - tangent(i)).abs() <= 1e-15 * tangent(i).abs().max(1.0), "{got:?}: tangent {i} is not {}", tangent(i));
+            }
+        };
+        close(a + b, x + y, &|i| dx[i] + dy[i]);
+        close(a - b, x - y, &|i| dx[i] - dy[i]);
+        close(a * b, x * y, &|i| dx[i] * y + x * dy[i]);
+        close(a / b, x / y, &|i| (dx[i] * y - x * dy[i]) / (y * y));
+        close(-a, -x, &|i| -dx[i]);
+        close(a * 2.5, x * 2.5, &|i| dx[i] * 2.5);
+        close(a / 2.5, x / 2.5, &|i| dx[i] / 2.5);
+        close(a + 2.5, x + 2.5, &|i| dx[i]);
+        close(a.sqrt(), x.sqrt(), &|i| dx[i] * 0.5 / x.sqrt());
+        let mut c = a;
+        c *= b;
+        assert_eq!(c, a * b);
+        c /= b;
+        assert_eq!(c, a * b / b);
+        c += b;
+        c -= a;
+        assert_eq!(c, a * b / b + b - a);
+    }
+
     #[test]
     fn values_are_f64_bit_for_bit() {
         let x = 0.123456789;
