@@ -28,7 +28,9 @@ impl<const N: usize> Dual<N> {
     #[inline(always)]
     fn chain(mut self, value: f64, slope: f64) -> Self {
         self.v = value;
-        self.d.iter_mut().for_each(|d| *d *= slope);
+        for i in 0..N {
+            self.d[i] *= slope;
+        }
         self
     }
 }
@@ -55,7 +57,9 @@ impl<const N: usize> Add for Dual<N> {
         // In place over the tangents (here and below): a large Dual is not built anew and
         // copied; each tangent is the same expression, so the same number.
         self.v += o.v;
-        self.d.iter_mut().zip(&o.d).for_each(|(d, o)| *d += o);
+        for i in 0..N {
+            self.d[i] += o.d[i];
+        }
         self
     }
 }
@@ -65,7 +69,9 @@ impl<const N: usize> Sub for Dual<N> {
     #[inline(always)]
     fn sub(mut self, o: Self) -> Self {
         self.v -= o.v;
-        self.d.iter_mut().zip(&o.d).for_each(|(d, o)| *d -= o);
+        for i in 0..N {
+            self.d[i] -= o.d[i];
+        }
         self
     }
 }
@@ -77,7 +83,9 @@ impl<const N: usize> Mul for Dual<N> {
     #[inline(always)]
     fn mul(mut self, o: Self) -> Self {
         let v = self.v;
-        self.d.iter_mut().zip(&o.d).for_each(|(d, od)| *d = *d * o.v + v * od);
+        for i in 0..N {
+            self.d[i] = self.d[i] * o.v + v * o.d[i];
+        }
         self.v = v * o.v;
         self
     }
@@ -89,7 +97,9 @@ impl<const N: usize> Div for Dual<N> {
     #[inline(always)]
     fn div(mut self, o: Self) -> Self {
         let v = self.v / o.v;
-        self.d.iter_mut().zip(&o.d).for_each(|(d, od)| *d = (*d - v * od) / o.v);
+        for i in 0..N {
+            self.d[i] = (self.d[i] - v * o.d[i]) / o.v;
+        }
         self.v = v;
         self
     }
@@ -100,7 +110,9 @@ impl<const N: usize> Neg for Dual<N> {
     #[inline(always)]
     fn neg(mut self) -> Self {
         self.v = -self.v;
-        self.d.iter_mut().for_each(|d| *d = -*d);
+        for i in 0..N {
+            self.d[i] = -self.d[i];
+        }
         self
     }
 }
@@ -126,7 +138,9 @@ impl<const N: usize> Mul<f64> for Dual<N> {
     #[inline(always)]
     fn mul(mut self, o: f64) -> Self {
         self.v *= o;
-        self.d.iter_mut().for_each(|d| *d *= o);
+        for i in 0..N {
+            self.d[i] *= o;
+        }
         self
     }
 }
@@ -136,7 +150,9 @@ impl<const N: usize> Div<f64> for Dual<N> {
     #[inline(always)]
     fn div(mut self, o: f64) -> Self {
         self.v /= o;
-        self.d.iter_mut().for_each(|d| *d /= o);
+        for i in 0..N {
+            self.d[i] /= o;
+        }
         self
     }
 }
