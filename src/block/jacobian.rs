@@ -174,7 +174,16 @@ impl Block {
         let (frame_a, frame_b) =
             if self.no_offsets { (frame_a, frame_b) } else { (frame_a.compose(&self.offset_a), frame_b.compose(&self.offset_b)) };
 
-        let kinematics = self.pair.kinematics(&geometry_a, &geometry_b, &frame_a, &frame_b);
+        // The points one by one, as the evaluation finds them: a single contact's or a point
+        // cloud's from its per-point queries (nothing collected), the others' through `scratch`,
+        // which the kinematics take whole (the polytope pairs re-derive them together).
+        scratch.clear();
+        let single = self.pair.single_contact(&geometry_a, &geometry_b);
+        let queries = if single.is_none() { self.pair.point_queries(&geometry_a, &geometry_b) } else { None };
+        if single.is_none() && queries.is_none() {
+            self.pair.contacts(&geometry_a, &geometry_b, scratch);
+        }
+        let kinematics = self.pair.kinematics(&geometry_a, &geometry_b, &frame_a, &frame_b, scratch);
         let skip_apart = !self.is_stateful();
         let zero = Vector3::<Dual<N>>::zeros();
         let (mut force_b, mut torque_a, mut torque_b, mut normal_force) = (zero, zero, zero, Dual::c(0.0));
@@ -206,12 +215,9 @@ impl Block {
                 normal_force += pf.normal_force;
             }
         };
-        // The points one by one, as the evaluation finds them: a point cloud's from its
-        // per-point queries (nothing collected), the others' through `scratch`.
-        scratch.clear();
-        if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
+        if let Some(cp) = single {
             add(&cp);
-        } else if let Some(queries) = self.pair.point_queries(&geometry_a, &geometry_b) {
+        } else if let Some(queries) = queries {
             // Under stateless laws a point apart from a plane carries nothing and matters only
             // if it is the deepest so far: its separation alone tells (as in the evaluation's
             // `Block::cloud_leaf`), without its whole contact.
@@ -230,7 +236,6 @@ impl Block {
                 }
             }
         } else {
-            self.pair.contacts(&geometry_a, &geometry_b, scratch);
             scratch.iter().for_each(&mut add);
         }
         let separation = deepest.map_or(Dual::c(f64::MAX), |cp| kinematics.point(&cp).separation);

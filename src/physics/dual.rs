@@ -26,8 +26,12 @@ impl<const N: usize> Dual<N> {
 
     /// `f(v)` with slope `df` at `v`: the chain rule.
     #[inline(always)]
-    fn chain(self, value: f64, slope: f64) -> Self {
-        Dual { v: value, d: self.d.map(|d| d * slope) }
+    fn chain(mut self, value: f64, slope: f64) -> Self {
+        self.v = value;
+        for i in 0..N {
+            self.d[i] *= slope;
+        }
+        self
     }
 }
 
@@ -49,16 +53,26 @@ impl<const N: usize> num_traits::One for Dual<N> {
 impl<const N: usize> Add for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Dual { v: self.v + o.v, d: std::array::from_fn(|i| self.d[i] + o.d[i]) }
+    fn add(mut self, o: Self) -> Self {
+        // In place over the tangents (here and below): a large Dual is not built anew and
+        // copied; each tangent is the same expression, so the same number.
+        self.v += o.v;
+        for i in 0..N {
+            self.d[i] += o.d[i];
+        }
+        self
     }
 }
 
 impl<const N: usize> Sub for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Dual { v: self.v - o.v, d: std::array::from_fn(|i| self.d[i] - o.d[i]) }
+    fn sub(mut self, o: Self) -> Self {
+        self.v -= o.v;
+        for i in 0..N {
+            self.d[i] -= o.d[i];
+        }
+        self
     }
 }
 
@@ -67,8 +81,13 @@ impl<const N: usize> Sub for Dual<N> {
 impl<const N: usize> Mul for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        Dual { v: self.v * o.v, d: std::array::from_fn(|i| self.d[i] * o.v + self.v * o.d[i]) }
+    fn mul(mut self, o: Self) -> Self {
+        let v = self.v;
+        for i in 0..N {
+            self.d[i] = self.d[i] * o.v + v * o.d[i];
+        }
+        self.v = v * o.v;
+        self
     }
 }
 
@@ -76,17 +95,25 @@ impl<const N: usize> Mul for Dual<N> {
 impl<const N: usize> Div for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn div(self, o: Self) -> Self {
+    fn div(mut self, o: Self) -> Self {
         let v = self.v / o.v;
-        Dual { v, d: std::array::from_fn(|i| (self.d[i] - v * o.d[i]) / o.v) }
+        for i in 0..N {
+            self.d[i] = (self.d[i] - v * o.d[i]) / o.v;
+        }
+        self.v = v;
+        self
     }
 }
 
 impl<const N: usize> Neg for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn neg(self) -> Self {
-        Dual { v: -self.v, d: self.d.map(|d| -d) }
+    fn neg(mut self) -> Self {
+        self.v = -self.v;
+        for i in 0..N {
+            self.d[i] = -self.d[i];
+        }
+        self
     }
 }
 
@@ -109,16 +136,24 @@ impl<const N: usize> Sub<f64> for Dual<N> {
 impl<const N: usize> Mul<f64> for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, o: f64) -> Self {
-        Dual { v: self.v * o, d: self.d.map(|d| d * o) }
+    fn mul(mut self, o: f64) -> Self {
+        self.v *= o;
+        for i in 0..N {
+            self.d[i] *= o;
+        }
+        self
     }
 }
 
 impl<const N: usize> Div<f64> for Dual<N> {
     type Output = Self;
     #[inline(always)]
-    fn div(self, o: f64) -> Self {
-        Dual { v: self.v / o, d: self.d.map(|d| d / o) }
+    fn div(mut self, o: f64) -> Self {
+        self.v /= o;
+        for i in 0..N {
+            self.d[i] /= o;
+        }
+        self
     }
 }
 
@@ -220,6 +255,38 @@ mod tests {
         let q = seed(x) / (seed(x) * 2.0 + 1.0);
         assert!((q.d[0] - 1.0 / (2.0 * x + 1.0).powi(2)).abs() < 1e-15);
         assert_eq!((-seed(-x)).abs().d[0], -1.0);
+    }
+
+    /// The arithmetic of two duals with three tangents each: every tangent by the sum, product
+    /// and quotient rules, the values f64's bit for bit, the assigning forms the same.
+    #[test]
+    fn arithmetic_follows_the_rules_on_every_tangent() {
+        let (x, dx) = (0.7, [1.0, -2.0, 0.5]);
+        let (y, dy) = (-1.3, [0.25, 3.0, -1.5]);
+        let (a, b) = (Dual::new(x, dx), Dual::new(y, dy));
+        let close = |got: Dual<3>, value: f64, tangent: &dyn Fn(usize) -> f64| {
+            assert_eq!(got.v, value);
+            for i in 0..3 {
+                assert!((got.d[i] - tangent(i)).abs() <= 1e-15 * tangent(i).abs().max(1.0), "{got:?}: tangent {i} is not {}", tangent(i));
+            }
+        };
+        close(a + b, x + y, &|i| dx[i] + dy[i]);
+        close(a - b, x - y, &|i| dx[i] - dy[i]);
+        close(a * b, x * y, &|i| dx[i] * y + x * dy[i]);
+        close(a / b, x / y, &|i| (dx[i] * y - x * dy[i]) / (y * y));
+        close(-a, -x, &|i| -dx[i]);
+        close(a * 2.5, x * 2.5, &|i| dx[i] * 2.5);
+        close(a / 2.5, x / 2.5, &|i| dx[i] / 2.5);
+        close(a + 2.5, x + 2.5, &|i| dx[i]);
+        close(a.sqrt(), x.sqrt(), &|i| dx[i] * 0.5 / x.sqrt());
+        let mut c = a;
+        c *= b;
+        assert_eq!(c, a * b);
+        c /= b;
+        assert_eq!(c, a * b / b);
+        c += b;
+        c -= a;
+        assert_eq!(c, a * b / b + b - a);
     }
 
     #[test]

@@ -182,12 +182,17 @@ impl GeometryPair {
 
     /// The kinematics of this pair at the frames `frame_a`, `frame_b` over any [`Real`], whose
     /// values are the poses `pose_a`, `pose_b` the points were found at: see
-    /// [`Kinematics::point`]. Panics for a pair that [`GeometryPair::differentiable`] refuses.
-    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &'a Frame<S>, frame_b: &'a Frame<S>) -> Kinematics<'a, S> {
+    /// [`Kinematics::point`], which takes any of `found`, all the points
+    /// [`GeometryPair::contacts`] gave at the poses (the pairs of `convex.rs` re-derive them
+    /// together, without searching again; the others take each point alone). Panics for a pair
+    /// that [`GeometryPair::differentiable`] refuses.
+    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &'a Frame<S>, frame_b: &'a Frame<S>, found: &[ContactPoint]) -> Kinematics<'a, S> {
         let flipped = if self.same_kind { super::pose_key_less(&super::pose_key(pose_b), &super::pose_key(pose_a)) } else { self.flipped };
         let (base, base_frame, follower, follower_frame) =
             if flipped { (&self.shape_b, frame_b, &self.shape_a, frame_a) } else { (&self.shape_a, frame_a, &self.shape_b, frame_b) };
         let family = family(base.kind(), follower.kind()).unwrap_or_else(|reason| panic!("{reason}"));
+        // The points in the canonical order (base first), as `convex.rs` gave them.
+        let canonical = || -> Vec<ContactPoint> { found.iter().map(|p| if flipped { p.flipped() } else { *p }).collect() };
         let mut capsule_points = Vec::new();
         if family == Family::CapsuleCapsule {
             let segment = |shape: &Shape, frame: &Frame<S>| {
@@ -196,40 +201,34 @@ impl GeometryPair {
             };
             capsule_capsule::points(&segment(base, base_frame), &segment(follower, follower_frame), &mut capsule_points);
         }
-        if family == Family::Polytope {
+        if family == Family::Polytope && !found.is_empty() {
             let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
-            let mut found = Vec::new();
-            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
             let placed = |shape: &'a Shape, pose, frame| kinematics_polytope::Placed {
                 shape: kinematics_polytope::Polytope::of(shape).expect("a polytope pair"),
                 pose,
                 frame,
             };
-            capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &found);
+            capsule_points = kinematics_polytope::points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), &canonical());
         }
-        if family == Family::EllipsoidPolytope {
-            let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
-            let mut found = Vec::new();
-            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
+        if family == Family::EllipsoidPolytope && !found.is_empty() {
+            let follower_pose = if flipped { pose_a } else { pose_b };
             let Shape::Ellipsoid { semi_axes } = base else { unreachable!("ellipsoid-polytope with {base:?}") };
             let placed = kinematics_polytope::Placed {
                 shape: kinematics_polytope::Polytope::of(follower).expect("a polytope follower"),
                 pose: follower_pose,
                 frame: follower_frame,
             };
-            capsule_points = kinematics_polytope::ellipsoid_points(semi_axes, base_frame, &placed, &found);
+            capsule_points = kinematics_polytope::ellipsoid_points(semi_axes, base_frame, &placed, &canonical());
         }
-        if family == Family::PolytopeCapsule {
+        if family == Family::PolytopeCapsule && !found.is_empty() {
             let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
-            let mut found = Vec::new();
-            super::convex::contacts(base, base_pose, follower, follower_pose, &mut found);
             let Shape::Capsule { radius, half_length } = *follower else { unreachable!("polytope-capsule with {follower:?}") };
             let placed = kinematics_polytope::Placed {
                 shape: kinematics_polytope::Polytope::of(base).expect("a polytope base"),
                 pose: base_pose,
                 frame: base_frame,
             };
-            capsule_points = kinematics_polytope::capsule_points(&placed, radius, half_length, follower_pose, follower_frame, &found);
+            capsule_points = kinematics_polytope::capsule_points(&placed, radius, half_length, follower_pose, follower_frame, &canonical());
         }
         if family == Family::FaceSolid {
             let outline = super::finite_face::Outline::of(base).expect("a face base");
@@ -244,7 +243,7 @@ impl GeometryPair {
     /// The points `found` (those [`GeometryPair::contacts`] gave at `pose_a`, `pose_b`) as
     /// functions of the frames: [`Kinematics::point`] of each.
     pub fn contacts_over<S: Real>(&self, pose_a: &Pose, pose_b: &Pose, frame_a: &Frame<S>, frame_b: &Frame<S>, found: &[ContactPoint]) -> Vec<ContactPoint<S>> {
-        let kinematics = self.kinematics(pose_a, pose_b, frame_a, frame_b);
+        let kinematics = self.kinematics(pose_a, pose_b, frame_a, frame_b, found);
         found.iter().map(|point| kinematics.point(point)).collect()
     }
 }

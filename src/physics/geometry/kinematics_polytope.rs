@@ -26,6 +26,8 @@
 //! cannot name), the tangents are NaN, which the FMU reports as non-finite derivatives rather
 //! than returning wrong numbers.
 
+use std::borrow::Cow;
+
 use nalgebra::{Vector2, Vector3};
 
 use super::kinematics::Frame;
@@ -68,10 +70,21 @@ impl<'a> Polytope<'a> {
         })
     }
 
-    fn vertices(&self) -> Vec<Vec3> {
+    /// The vertices in the geometry frame (a hull's own, not copied).
+    fn vertices(&self) -> Cow<'a, [Vec3]> {
+        match *self {
+            Polytope::Box { half, centre_z } => Cow::Owned((0..8).map(|i| box_corner(i, &half, centre_z)).collect()),
+            Polytope::Hull(hull) => Cow::Borrowed(&hull.vertices),
+        }
+    }
+
+    /// The index (in [`Polytope::vertices`]) of a vertex farthest along the local direction `d`:
+    /// a hull's support query (the vertex a scan of the vertices finds, as `convex.rs` takes
+    /// it), a box's corner on the side of each of `d`'s signs.
+    fn support_vertex(&self, d: &Vec3) -> usize {
         match self {
-            Polytope::Box { half, centre_z } => (0..8).map(|i| box_corner(i, half, *centre_z)).collect(),
-            Polytope::Hull(hull) => hull.vertices.clone(),
+            Polytope::Box { .. } => (0..3).filter(|&k| d[k] >= 0.0).map(|k| 1 << k).sum(),
+            Polytope::Hull(hull) => hull.support_index(d),
         }
     }
 
@@ -146,9 +159,15 @@ impl<'a> Polytope<'a> {
         }
     }
 
-    /// The largest distance of a vertex from the frame's origin (the size tolerances scale with).
+    /// The size the tolerances scale with: the distance from the frame's origin of the farthest
+    /// corner of the vertices' bounding box (a box's farthest corner; a hull's from its vertex
+    /// tree's root box, without visiting the vertices), between the largest distance of a vertex
+    /// and `sqrt(3)` times it.
     fn size(&self) -> f64 {
-        self.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max)
+        match self {
+            Polytope::Box { .. } => self.vertices().iter().map(|v| v.norm()).fold(0.0, f64::max),
+            Polytope::Hull(hull) => hull.vertex_tree.radius(),
+        }
     }
 }
 
@@ -172,7 +191,7 @@ pub(super) fn points<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoin
     let scale = a.shape.size().max(b.shape.size()).max(1e-12);
     let derived = match found {
         [single] => witness_point(a, b, single, scale).map(|p| vec![p.with_id(single.id).with_weight(S::c(single.weight))]),
-        _ => patch(a, b, found),
+        _ => patch(a, b, found, scale),
     };
     checked(a.frame, b.frame, found, derived, VALUE_TOLERANCE, scale)
 }
@@ -221,9 +240,15 @@ fn checked<S: Real>(
     }
 }
 
-/// The world vertices of a polytope over its frame.
-fn world_vertices<S: Real>(p: &Placed<S>) -> Vec<Vector3<S>> {
-    p.shape.vertices().iter().map(|v| p.frame.fixed_point(v)).collect()
+/// Vertex `i` of a polytope (of its `vertices`) in W over its frame: only the vertices a
+/// feature uses are placed, not the whole polytope.
+fn world_vertex<S: Real>(p: &Placed<S>, vertices: &[Vec3], i: usize) -> Vector3<S> {
+    p.frame.fixed_point(&vertices[i])
+}
+
+/// The direction `d` in W as a local direction of the polytope at its `f64` pose.
+fn local_direction(p: &Placed<impl Real>, d: &Vec3) -> Vec3 {
+    p.pose.q.inverse() * d
 }
 
 /// Unit vector over the Real.
@@ -240,38 +265,39 @@ fn along<S: Real>(v: Vector3<S>, reference: &Vec3) -> Vector3<S> {
     }
 }
 
-/// The indices of the vertices within `tolerance` of the largest `d · v`.
+/// The indices of the vertices within `tolerance` of the largest `d · v` (local vertices and a
+/// local direction, or both in W: the offset of the origin is the same for every vertex).
 fn support_set(vertices: &[Vec3], d: &Vec3, tolerance: f64) -> Vec<usize> {
     let top = vertices.iter().map(|v| v.dot(d)).fold(f64::NEG_INFINITY, f64::max);
     (0..vertices.len()).filter(|&i| vertices[i].dot(d) >= top - tolerance).collect()
 }
 
 /// The patch of two polytopes' support faces, as `convex.rs` builds it, over the frames.
-fn patch<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint]) -> Option<Vec<ContactPoint<S>>> {
+fn patch<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &[ContactPoint], scale: f64) -> Option<Vec<ContactPoint<S>>> {
     let n64 = found.first()?.normal_ab_w;
-    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
-    let (face_b, normal_b) = b.shape.support_face(&(b.pose.q.inverse() * -n64));
+    let (da, db) = (local_direction(a, &n64), local_direction(b, &-n64));
+    let (face_a, normal_a) = a.shape.support_face(&da);
+    let (face_b, normal_b) = b.shape.support_face(&db);
+    let (vertices_a, vertices_b) = (a.shape.vertices(), b.shape.vertices());
     let (na64, nb64) = (a.pose.q * normal_a, b.pose.q * normal_b);
     let n = if na64.dot(&n64) > 1.0 - SNAP {
         a.frame.vector(&S::vc(&normal_a))
     } else if -nb64.dot(&n64) > 1.0 - SNAP {
         -b.frame.vector(&S::vc(&normal_b))
     } else {
-        // An edge of A against an edge of B.
-        let scale = a.shape.size().max(b.shape.size());
-        let world = |p: &Placed<S>| p.shape.vertices().iter().map(|v| p.pose.transform_point(v)).collect::<Vec<_>>();
-        let (sa, sb) = (support_set(&world(a), &n64, FEATURE_TOLERANCE * scale), support_set(&world(b), &-n64, FEATURE_TOLERANCE * scale));
+        // An edge of A against an edge of B (their support sets in the local frames).
+        let (sa, sb) = (support_set(&vertices_a, &da, FEATURE_TOLERANCE * scale), support_set(&vertices_b, &db, FEATURE_TOLERANCE * scale));
         let (&[a0, a1], &[b0, b1]) = (&sa[..], &sb[..]) else {
             return None;
         };
-        let (va, vb) = (world_vertices(a), world_vertices(b));
-        along(unit(&(va[a1] - va[a0]).cross(&(vb[b1] - vb[b0]))), &n64)
+        let (va, vb) = (|i| world_vertex(a, &vertices_a, i), |i| world_vertex(b, &vertices_b, i));
+        along(unit(&(va(a1) - va(a0)).cross(&(vb(b1) - vb(b0)))), &n64)
     };
-    // The depth along n: A's support minus B's.
-    let extreme = |vertices: Vec<Vector3<S>>, sign: f64| {
-        vertices.into_iter().map(|v| v.dot(&n) * sign).max_by(|x, y| x.v().total_cmp(&y.v())).unwrap_or(S::c(0.0)) * sign
-    };
-    let depth = extreme(world_vertices(a), 1.0) - extreme(world_vertices(b), -1.0);
+    // The depth along n: A's support minus B's, each the vertex farthest along the points'
+    // normal as `convex.rs` finds it (its support query), placed over the frames.
+    let top_a = world_vertex(a, &vertices_a, a.shape.support_vertex(&da));
+    let top_b = world_vertex(b, &vertices_b, b.shape.support_vertex(&db));
+    let depth = top_a.dot(&n) - top_b.dot(&n);
     let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
     let wb: Vec<Vector3<S>> = face_b.iter().map(|v| b.frame.fixed_point(v)).collect();
     let (wna, wnb) = (a.frame.vector(&S::vc(&normal_a)), b.frame.vector(&S::vc(&normal_b)));
@@ -426,8 +452,65 @@ enum Feature {
     Face(usize, Vec3),
 }
 
-/// The smallest feature of `shape` holding the local point `p` (to `tolerance`).
-fn classify(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
+/// The smallest feature of `shape` holding the local point `p` (to `tolerance`), a point of the
+/// shape's support feature along the local direction `toward` (a witness along the normal, a
+/// surface query's nearest point along its offset).
+///
+/// A large hull looks among the features around its support vertex along `toward` first (the
+/// faces having it, their edges and vertices: they hold every point of the support feature,
+/// which contains that vertex), without visiting the whole hull; where none holds `p` (a
+/// witness off its normal's support feature) every feature is searched, as for a box or a
+/// small hull.
+fn classify(shape: &Polytope, p: &Vec3, tolerance: f64, toward: &Vec3) -> Option<Feature> {
+    if let Polytope::Hull(hull) = shape {
+        if hull.vertices.len() > crate::physics::shape::SCAN_VERTICES {
+            if let Some(feature) = classify_around(hull, p, tolerance, hull.support_index(toward)) {
+                return Some(feature);
+            }
+        }
+    }
+    classify_all(shape, p, tolerance)
+}
+
+/// [`classify_all`] over the faces of a hull having vertex `top`, their edges and vertices
+/// (the vertices by index, the edges by their index pairs, the faces in face order).
+fn classify_around(hull: &ConvexHull, p: &Vec3, tolerance: f64, top: usize) -> Option<Feature> {
+    let faces = || hull.graph.faces_of(top).iter().map(|&f| &hull.faces[f as usize]);
+    let mut vertices: Vec<usize> = faces().flat_map(|f| f.vertices.iter().map(|&i| i as usize)).collect();
+    vertices.sort_unstable();
+    vertices.dedup();
+    if let Some(&i) = vertices.iter().find(|&&i| (hull.vertices[i] - p).norm() <= tolerance) {
+        return Some(Feature::Vertex(i));
+    }
+    let mut edges: Vec<(usize, usize)> = faces()
+        .flat_map(|f| {
+            let v = &f.vertices;
+            (0..v.len()).map(move |k| {
+                let (i, j) = (v[k] as usize, v[(k + 1) % v.len()] as usize);
+                (i.min(j), i.max(j))
+            })
+        })
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    for (i, j) in edges {
+        let (a, d) = (hull.vertices[i], hull.vertices[j] - hull.vertices[i]);
+        let t = ((p - a).dot(&d) / d.norm_squared()).clamp(0.0, 1.0);
+        if (a + d * t - p).norm() <= tolerance {
+            return Some(Feature::Edge(i, j));
+        }
+    }
+    faces()
+        .map(|f| (f.vertices[0] as usize, f.normal))
+        .map(|(i, normal)| (i, normal, (p - hull.vertices[i]).dot(&normal).abs()))
+        .filter(|(.., height)| *height <= tolerance)
+        .min_by(|x, y| x.2.total_cmp(&y.2))
+        .map(|(i, normal, _)| Feature::Face(i, normal))
+}
+
+/// The smallest feature of `shape` holding the local point `p` (to `tolerance`), searched over
+/// all its vertices, then edges, then faces.
+fn classify_all(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
     let vertices = shape.vertices();
     if let Some(i) = (0..vertices.len()).find(|&i| (vertices[i] - p).norm() <= tolerance) {
         return Some(Feature::Vertex(i));
@@ -448,17 +531,18 @@ fn classify(shape: &Polytope, p: &Vec3, tolerance: f64) -> Option<Feature> {
         .map(|(i, normal, _)| Feature::Face(i, normal))
 }
 
-/// The point of `feature` (over the frame) nearest to the point `x`.
-fn nearest_on<S: Real>(feature: Feature, vertices: &[Vector3<S>], frame: &Frame<S>, x: &Vector3<S>) -> Vector3<S> {
+/// The point of `feature` (over the frame; `vertex(i)` places vertex i) nearest to the point `x`.
+fn nearest_on<S: Real>(feature: Feature, vertex: impl Fn(usize) -> Vector3<S>, frame: &Frame<S>, x: &Vector3<S>) -> Vector3<S> {
     match feature {
-        Feature::Vertex(i) => vertices[i],
+        Feature::Vertex(i) => vertex(i),
         Feature::Edge(i, j) => {
-            let d = vertices[j] - vertices[i];
-            vertices[i] + d * ((x - vertices[i]).dot(&d) / d.dot(&d))
+            let (vi, vj) = (vertex(i), vertex(j));
+            let d = vj - vi;
+            vi + d * ((x - vi).dot(&d) / d.dot(&d))
         }
         Feature::Face(i, normal) => {
             let normal = frame.vector(&S::vc(&normal));
-            x - normal * (x - vertices[i]).dot(&normal)
+            x - normal * (x - vertex(i)).dot(&normal)
         }
     }
 }
@@ -467,35 +551,39 @@ fn nearest_on<S: Real>(feature: Feature, vertices: &[Vector3<S>], frame: &Frame<
 fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, scale: f64) -> Option<ContactPoint<S>> {
     let tolerance = FEATURE_TOLERANCE * scale;
     let local = |p: &Placed<S>, x: &Vec3| p.pose.q.inverse() * (x - p.pose.r);
-    let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance)?;
-    let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance)?;
-    let (va, vb) = (world_vertices(a), world_vertices(b));
     let n64 = found.normal_ab_w;
+    let fa = classify(&a.shape, &local(a, &found.p_a_w), tolerance, &local_direction(a, &n64))?;
+    let fb = classify(&b.shape, &local(b, &found.p_b_w), tolerance, &local_direction(b, &-n64))?;
+    let (vertices_a, vertices_b) = (a.shape.vertices(), b.shape.vertices());
+    let (va, vb) = (|i| world_vertex(a, &vertices_a, i), |i| world_vertex(b, &vertices_b, i));
     let (p_a, p_b, n) = match (fa, fb) {
         (Feature::Vertex(i), other) => {
-            let p_b = nearest_on(other, &vb, b.frame, &va[i]);
+            let vi = va(i);
+            let p_b = nearest_on(other, vb, b.frame, &vi);
             let n = match other {
                 Feature::Face(_, normal) => -b.frame.vector(&S::vc(&normal)),
-                _ => along(unit(&(p_b - va[i])), &n64),
+                _ => along(unit(&(p_b - vi)), &n64),
             };
-            (va[i], p_b, n)
+            (vi, p_b, n)
         }
         (other, Feature::Vertex(j)) => {
-            let p_a = nearest_on(other, &va, a.frame, &vb[j]);
+            let vj = vb(j);
+            let p_a = nearest_on(other, va, a.frame, &vj);
             let n = match other {
                 Feature::Face(_, normal) => a.frame.vector(&S::vc(&normal)),
-                _ => along(unit(&(vb[j] - p_a)), &n64),
+                _ => along(unit(&(vj - p_a)), &n64),
             };
-            (p_a, vb[j], n)
+            (p_a, vj, n)
         }
         (Feature::Edge(i, j), Feature::Edge(k, l)) => {
             // Closest points of the two lines.
-            let (d1, d2, r) = (va[j] - va[i], vb[l] - vb[k], va[i] - vb[k]);
+            let (vi, vk) = (va(i), vb(k));
+            let (d1, d2, r) = (va(j) - vi, vb(l) - vk, vi - vk);
             let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
             let denominator = aa * ee - bb * bb;
             let s = (bb * f - c * ee) / denominator;
             let t = (aa * f - bb * c) / denominator;
-            (va[i] + d1 * s, vb[k] + d2 * t, along(unit(&d1.cross(&d2)), &n64))
+            (vi + d1 * s, vk + d2 * t, along(unit(&d1.cross(&d2)), &n64))
         }
         _ => return None,
     };
@@ -508,10 +596,10 @@ fn witness_point<S: Real>(a: &Placed<S>, b: &Placed<S>, found: &ContactPoint, sc
 pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
     let value = S::vv(p);
     let (point64, _, distance64) = super::convex::hull_surface(hull, &value);
-    let vertices: Vec<Vector3<S>> = hull.vertices.iter().map(S::vc).collect();
+    let vertex = |i: usize| S::vc(&hull.vertices[i]);
     let face_result = |i: usize, normal: &Vec3| {
         let normal = S::vc(normal);
-        let height = (p - vertices[i]).dot(&normal);
+        let height = (p - vertex(i)).dot(&normal);
         (p - normal * height, normal, height)
     };
     if distance64 <= 0.0 {
@@ -532,11 +620,11 @@ pub(super) fn hull_surface<S: Real>(hull: &ConvexHull, p: &Vector3<S>) -> (Vecto
             let distance = S::norm(&offset);
             (q, offset / distance, distance)
         };
-        match classify(&shape, &point64, tolerance) {
+        match classify(&shape, &point64, tolerance, &(value - point64)) {
             Some(Feature::Face(i, normal)) => return face_result(i, &normal),
             Some(feature @ (Feature::Vertex(_) | Feature::Edge(..))) => {
                 let frame = Frame { r: Vector3::zeros(), axes: [Vector3::x(), Vector3::y(), Vector3::z()].map(|a| S::vc(&a)) };
-                return from_point(nearest_on(feature, &vertices, &frame, p));
+                return from_point(nearest_on(feature, vertex, &frame, p));
             }
             None => {}
         }
@@ -604,7 +692,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
     let is_edge = |i: usize, j: usize| b.shape.edges().iter().any(|&(k, l)| (k, l) == (i.min(j), i.max(j)));
     if found.separation > 0.0 {
         let local = b.pose.q.inverse() * (found.p_b_w - b.pose.r);
-        return match classify(&b.shape, &local, tolerance)? {
+        return match classify(&b.shape, &local, tolerance, &local_direction(b, &-n64))? {
             Feature::Vertex(i) => Some(vertex_case(i, true)),
             Feature::Edge(i, j) => Some(edge_case(i, j, true)),
             Feature::Face(..) if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP => Some(face_case()),
@@ -614,8 +702,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
     if -(b.pose.q * normal_b).dot(&n64) > 1.0 - SNAP {
         return Some(face_case());
     }
-    let world: Vec<Vec3> = b.shape.vertices().iter().map(|v| b.pose.transform_point(v)).collect();
-    match support_set(&world, &-n64, tolerance)[..] {
+    match support_set(&b.shape.vertices(), &local_direction(b, &-n64), tolerance)[..] {
         [vertex] => Some(vertex_case(vertex, false)),
         [i, j] if is_edge(i, j) => Some(edge_case(i, j, false)),
         _ => None,
@@ -681,8 +768,10 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     let n64 = found.first()?.normal_ab_w;
     let core64 = [b_pose.transform_point(&Vec3::new(0.0, 0.0, -half_length)), b_pose.transform_point(&Vec3::new(0.0, 0.0, half_length))];
     let core = [b_frame.fixed_point(&Vec3::new(0.0, 0.0, -half_length)), b_frame.fixed_point(&Vec3::new(0.0, 0.0, half_length))];
-    let va = world_vertices(a);
-    let (face_a, normal_a) = a.shape.support_face(&(a.pose.q.inverse() * n64));
+    let vertices_a = a.shape.vertices();
+    let va = |i| world_vertex(a, &vertices_a, i);
+    let da = local_direction(a, &n64);
+    let (face_a, normal_a) = a.shape.support_face(&da);
     let na = a.frame.vector(&S::vc(&normal_a));
     let line_point = |p0: &Vector3<S>, p1: &Vector3<S>, x: &Vector3<S>| {
         let d = p1 - p0;
@@ -692,23 +781,23 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     // the normal from A toward B and the closest points on A's feature and on the core.
     let pair = |fa: &[usize], fb: &[usize]| -> Option<(Vector3<S>, Vector3<S>, Vector3<S>)> {
         let (p_a, p_core) = match (fa, fb) {
-            (&[i], &[j]) => (va[i], core[j]),
-            (&[i], &[_, _]) => (va[i], line_point(&core[0], &core[1], &va[i])),
-            (&[i, k], &[j]) => (line_point(&va[i], &va[k], &core[j]), core[j]),
+            (&[i], &[j]) => (va(i), core[j]),
+            (&[i], &[_, _]) => (va(i), line_point(&core[0], &core[1], &va(i))),
+            (&[i, k], &[j]) => (line_point(&va(i), &va(k), &core[j]), core[j]),
             (&[i, k], &[_, _]) => {
-                let n = along(unit(&(va[k] - va[i]).cross(&(core[1] - core[0]))), &n64);
+                let (vi, vk) = (va(i), va(k));
+                let n = along(unit(&(vk - vi).cross(&(core[1] - core[0]))), &n64);
                 // The closest points of the two lines.
-                let (d1, d2, r) = (va[k] - va[i], core[1] - core[0], va[i] - core[0]);
+                let (d1, d2, r) = (vk - vi, core[1] - core[0], vi - core[0]);
                 let (aa, bb, ee, c, f) = (d1.dot(&d1), d1.dot(&d2), d2.dot(&d2), d1.dot(&r), d2.dot(&r));
                 let denominator = aa * ee - bb * bb;
                 let (s, t) = ((bb * f - c * ee) / denominator, (aa * f - bb * c) / denominator);
-                return Some((n, va[i] + d1 * s, core[0] + d2 * t));
+                return Some((n, vi + d1 * s, core[0] + d2 * t));
             }
             _ => return None,
         };
         Some((along(unit(&(p_core - p_a)), &n64), p_a, p_core))
     };
-    let world64: Vec<Vec3> = a.shape.vertices().iter().map(|v| a.pose.transform_point(v)).collect();
     let core_support = |d: &Vec3| -> Vec<usize> {
         let (s0, s1) = (core64[0].dot(d), core64[1].dot(d));
         if (s0 - s1).abs() <= tolerance {
@@ -725,11 +814,11 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
             // The closest (or the fallback deepest) pair: A's witness feature, B's core point.
             let local = a.pose.q.inverse() * (single.p_a_w - a.pose.r);
             let fb = core_support(&-n64);
-            let (n, p_a, p_core) = match classify(&a.shape, &local, tolerance)? {
+            let (n, p_a, p_core) = match classify(&a.shape, &local, tolerance, &da)? {
                 Feature::Face(i, normal) if fb.len() == 1 => {
                     let n = a.frame.vector(&S::vc(&normal));
                     let p_core = core[fb[0]];
-                    (n, p_core - n * (p_core - va[i]).dot(&n), p_core)
+                    (n, p_core - n * (p_core - va(i)).dot(&n), p_core)
                 }
                 Feature::Vertex(i) => pair(&[i], &fb)?,
                 Feature::Edge(i, k) => pair(&[i, k], &fb)?,
@@ -741,11 +830,12 @@ fn capsule_derived<S: Real>(a: &Placed<S>, radius: f64, half_length: f64, b_pose
     let n = if snapped {
         na
     } else {
-        let fa = support_set(&world64, &n64, tolerance);
+        let fa = support_set(&vertices_a, &da, tolerance);
         pair(&fa, &core_support(&-n64))?.0
     };
-    // The depth along n: A's support minus the capsule's lowest surface point.
-    let top = va.iter().map(|v| v.dot(&n)).max_by(|x, y| x.v().total_cmp(&y.v()))?;
+    // The depth along n: A's support (its vertex farthest along the points' normal, as
+    // `convex.rs` finds it) minus the capsule's lowest surface point.
+    let top = va(a.shape.support_vertex(&da)).dot(&n);
     let low = core.iter().map(|c| c.dot(&n)).min_by(|x, y| x.v().total_cmp(&y.v()))?;
     let depth = top - low + radius;
     let wa: Vec<Vector3<S>> = face_a.iter().map(|v| a.frame.fixed_point(v)).collect();
@@ -807,4 +897,147 @@ fn segment_polygon<S: Real>(a: V2<S>, b: V2<S>, polygon: &[V2<S>], depth: S) -> 
     }
     let total = fade((t1 - t0) * segment_length, segment_length, polygon_width, depth) * 2.0;
     Some(vec![(a + (b - a) * t0, total * 0.5), (a + (b - a) * t1, total * 0.5)])
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Quaternion, UnitQuaternion};
+
+    use super::*;
+    use crate::physics::dual::Dual;
+
+    type D = Dual<1>;
+
+    /// The pose of B turned by the angle `t` about `axis` (in W) from `pose`.
+    fn turned(pose: &Pose, axis: &Vec3, t: f64) -> Pose {
+        Pose { r: pose.r, q: UnitQuaternion::from_scaled_axis(axis * t) * pose.q }
+    }
+
+    /// B's frame over a dual number along the turn of [`turned`] at `t = 0`: the quaternion's
+    /// tangent `1/2 (0, axis) ⊗ q`, through the frame's normalisation.
+    fn turning_frame(pose: &Pose, axis: &Vec3) -> Frame<D> {
+        let q = pose.q.quaternion();
+        let dq = Quaternion::new(0.0, axis.x, axis.y, axis.z) * q * 0.5;
+        let c = |v: f64, d: f64| D::new(v, [d]);
+        Frame::from_quaternion(D::vc(&pose.r), [c(q.w, dq.w), c(q.i, dq.i), c(q.j, dq.j), c(q.k, dq.k)])
+    }
+
+    /// The patch of A (a large box, its top face at z = 0) and B pressed into it 0.095 deep and
+    /// tilted, its points' weights in the fade's ramp: their derivatives along a turn of B
+    /// (which moves B's lowest vertex, so the depth's derivative enters) agree with central
+    /// differences of `convex.rs`'s weights, and so do the separations.
+    fn fading_patch_follows_differences(shape_b: &Shape) {
+        let shape_a = Shape::Box { half_extents: Vec3::new(0.5, 0.5, 0.5) };
+        let pose_a = Pose { r: Vec3::new(0.0, 0.0, -0.5), q: UnitQuaternion::identity() };
+        let tilt = UnitQuaternion::from_scaled_axis(Vec3::new(0.01, 0.02, 0.0));
+        let b = Polytope::of(shape_b).expect("a polytope");
+        // The lowest point of the tilted B at the depth.
+        let lowest = b.vertices().iter().map(|v| (tilt * v).z).fold(f64::INFINITY, f64::min);
+        let depth = 0.095;
+        let pose_b = Pose { r: Vec3::new(0.01, -0.02, -depth - lowest), q: tilt };
+        let axis = Vec3::new(0.3, -0.8, 0.5).normalize();
+        let found = |pose: &Pose| {
+            let mut out = Vec::new();
+            super::super::convex::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
+            out
+        };
+        let points64 = found(&pose_b);
+        let total: f64 = points64.iter().map(|p| p.weight).sum();
+        assert!(points64.len() >= 3 && total > 0.4 && total < 3.6, "not in the fade's ramp: {points64:?}");
+        let (frame_a, frame_b) = (Frame::<D>::constant(&pose_a), turning_frame(&pose_b, &axis));
+        let a = Placed { shape: Polytope::of(&shape_a).unwrap(), pose: &pose_a, frame: &frame_a };
+        let duals = points(&a, &Placed { shape: b, pose: &pose_b, frame: &frame_b }, &points64);
+        let h = 1e-6;
+        let (plus, minus) = (found(&turned(&pose_b, &axis, h)), found(&turned(&pose_b, &axis, -h)));
+        assert_eq!((plus.len(), minus.len()), (duals.len(), duals.len()));
+        for (i, dual) in duals.iter().enumerate() {
+            let difference = (plus[i].weight - minus[i].weight) / (2.0 * h);
+            let tangent = dual.weight.d[0];
+            assert!(tangent.is_finite() && (tangent - difference).abs() <= 1e-5 * difference.abs().max(1.0), "point {i}: {tangent} against {difference}");
+            let separation = (plus[i].separation - minus[i].separation) / (2.0 * h);
+            assert!((dual.separation.d[0] - separation).abs() <= 1e-5 * separation.abs().max(1e-3), "point {i}: {:?} against {separation}", dual.separation);
+        }
+        // The depth moves the weights: the turn changes them.
+        assert!(duals.iter().any(|d| d.weight.d[0].abs() > 1e-3), "{duals:?}");
+    }
+
+    /// Two hulls of 150 vertices (points on ellipsoids: triangle faces), apart in random poses:
+    /// each witness's feature found around the support vertex is the one the search of every
+    /// feature finds, and the separation's derivative along a turn and a shift of B agrees with
+    /// central differences of `convex.rs`'s.
+    #[test]
+    fn large_hulls_apart_name_the_features_a_full_search_names() {
+        use crate::test_rng::XorShift64Star as Rng;
+        let mut rng = Rng(0x5eed_4a11);
+        let mut hull = |axes: Vec3| {
+            let points: Vec<Vec3> = (0..150).map(|_| rng.unit().component_mul(&axes)).collect();
+            Shape::ConvexHull(std::sync::Arc::new(ConvexHull::new(&points).unwrap()))
+        };
+        let (shape_a, shape_b) = (hull(Vec3::new(0.1, 0.07, 0.05)), hull(Vec3::new(0.06, 0.08, 0.1)));
+        let (a, b) = (Polytope::of(&shape_a).unwrap(), Polytope::of(&shape_b).unwrap());
+        assert!(matches!(a, Polytope::Hull(h) if h.vertices.len() > crate::physics::shape::SCAN_VERTICES));
+        let mut kinds = [0; 3];
+        for _ in 0..30 {
+            let pose_a = Pose { r: rng.vec(0.1), q: rng.rotation() };
+            let q_b = rng.rotation();
+            let pose_b = Pose { r: pose_a.r + rng.unit() * 0.25, q: q_b };
+            let (axis, shift) = (rng.unit(), rng.unit());
+            let found = |pose: &Pose| {
+                let mut out = Vec::new();
+                super::super::convex::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
+                out
+            };
+            let points64 = found(&pose_b);
+            let [single] = points64[..] else { panic!("apart: one point, not {points64:?}") };
+            assert!(single.separation > 0.0);
+            let scale = a.size().max(b.size());
+            for (shape, pose, p, d) in [(&a, &pose_a, single.p_a_w, single.normal_ab_w), (&b, &pose_b, single.p_b_w, -single.normal_ab_w)] {
+                let local = pose.q.inverse() * (p - pose.r);
+                let tolerance = FEATURE_TOLERANCE * scale;
+                let feature = classify(shape, &local, tolerance, &(pose.q.inverse() * d));
+                assert_eq!(feature, classify_all(shape, &local, tolerance));
+                // Found around the support vertex, not by the fallback.
+                let Polytope::Hull(hull) = shape else { unreachable!() };
+                assert_eq!(classify_around(hull, &local, tolerance, hull.support_index(&(pose.q.inverse() * d))), feature);
+                kinds[match feature {
+                    Some(Feature::Vertex(_)) => 0,
+                    Some(Feature::Edge(..)) => 1,
+                    _ => 2,
+                }] += 1;
+            }
+            // B turned about `axis` and shifted along `shift` at once.
+            let moved = |t: f64| Pose { r: pose_b.r + shift * t, q: UnitQuaternion::from_scaled_axis(axis * t) * pose_b.q };
+            let mut frame_b = turning_frame(&pose_b, &axis);
+            frame_b.r = Vector3::new(D::new(pose_b.r.x, [shift.x]), D::new(pose_b.r.y, [shift.y]), D::new(pose_b.r.z, [shift.z]));
+            let frame_a = Frame::<D>::constant(&pose_a);
+            let duals = points(&Placed { shape: a, pose: &pose_a, frame: &frame_a }, &Placed { shape: b, pose: &pose_b, frame: &frame_b }, &points64);
+            let h = 1e-6;
+            let difference = (found(&moved(h))[0].separation - found(&moved(-h))[0].separation) / (2.0 * h);
+            let tangent = duals[0].separation.d[0];
+            assert!((tangent - difference).abs() <= 1e-5 * difference.abs().max(1e-2), "{tangent} against {difference} ({single:?})");
+        }
+        // The draws meet vertices and edges (faces meet vertices or edges apart).
+        assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
+    }
+
+    #[test]
+    fn a_fading_box_patch_follows_its_differences() {
+        fading_patch_follows_differences(&Shape::Box { half_extents: Vec3::new(0.05, 0.5, 0.5) });
+    }
+
+    /// A hull of 80 vertices (two 40-gons: a flat slab), large enough that its support queries
+    /// climb its edge graph.
+    #[test]
+    fn a_fading_hull_patch_follows_its_differences() {
+        let ring = |z: f64| {
+            (0..40).map(move |k| {
+                let t = std::f64::consts::TAU * (k as f64 + 0.25) / 40.0;
+                Vec3::new(0.05 * t.cos(), 0.4 * t.sin(), z)
+            })
+        };
+        let points: Vec<Vec3> = ring(-0.5).chain(ring(0.5)).collect();
+        let hull = ConvexHull::new(&points).unwrap();
+        assert!(hull.vertices.len() > crate::physics::shape::SCAN_VERTICES);
+        fading_patch_follows_differences(&Shape::ConvexHull(std::sync::Arc::new(hull)));
+    }
 }
