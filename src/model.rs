@@ -151,22 +151,30 @@ impl Model {
     }
 
     /// Computes the outputs if an input, a parameter or the state changed since the last time.
+    #[inline]
     pub fn update_outputs(&mut self) -> Result<&Outputs, ModelError> {
+        // Up to date (every get after the first of a cycle): inlined into the caller, no call.
         if !self.outputs_valid {
-            self.build_block().map_err(ModelError::Parameter)?;
-            let block = self.block.as_ref().expect("block built above");
-            self.evaluations += 1;
-            let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
-            self.note(notes);
-            if !self.outputs.all_finite() {
-                return Err(ModelError::NotFinite(format!(
-                    "the contact force is not finite for these inputs (separation {}, normal force {}); check the input velocities",
-                    self.outputs.separation, self.outputs.normal_force
-                )));
-            }
-            self.outputs_valid = true;
+            self.evaluate_outputs()?;
         }
         Ok(&self.outputs)
+    }
+
+    /// [`Model::update_outputs`] where the outputs are stale: one evaluation of the block.
+    fn evaluate_outputs(&mut self) -> Result<(), ModelError> {
+        self.build_block().map_err(ModelError::Parameter)?;
+        let block = self.block.as_ref().expect("block built above");
+        self.evaluations += 1;
+        let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
+        self.note(notes);
+        if !self.outputs.all_finite() {
+            return Err(ModelError::NotFinite(format!(
+                "the contact force is not finite for these inputs (separation {}, normal force {}); check the input velocities",
+                self.outputs.separation, self.outputs.normal_force
+            )));
+        }
+        self.outputs_valid = true;
+        Ok(())
     }
 
     fn note(&mut self, notes: Notes) {
@@ -306,10 +314,6 @@ impl fmi_export::FmuModel for Model {
 
     #[inline]
     fn update_outputs(&mut self) -> Result<(), fmi_export::ModelError> {
-        // Up to date (every get after the first of a cycle): no call.
-        if self.outputs_valid {
-            return Ok(());
-        }
         Model::update_outputs(self).map(|_| ()).map_err(exported)
     }
 
