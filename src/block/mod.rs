@@ -85,6 +85,10 @@ pub struct Outputs {
     pub slip_speed: f64,
     pub sticking: bool,
     pub point: [PointOutput; POINT_OUTPUTS],
+    /// How many leading slots of `point` an evaluation may have written: the slots from here on
+    /// are all zero (their default). The block's evaluations are the only writers of the slots
+    /// and keep it, so that the lean single-point path clears only slots another path wrote.
+    slots_written: u8,
 }
 
 impl Outputs {
@@ -265,6 +269,7 @@ impl Block {
         let mut notes = Notes::default();
         let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut notes)?;
         out.point = Default::default();
+        out.slots_written = POINT_OUTPUTS as u8;
         if let Some(cp) = self.pair.single_contact(&geometry_a, &geometry_b) {
             // One point (a sphere or a point on a plane): no point list to fill and walk.
             scratch.clear();

@@ -75,10 +75,14 @@ impl SinglePoint {
         // Checked in the general path's order, with its messages and notes.
         checked_near_unit("frame_a.q", frame_a, &mut notes.frame_a_q_not_unit)?;
         checked_near_unit("frame_b.q", frame_b, &mut notes.frame_b_q_not_unit)?;
-        // Only slot 0 has a point: the others are cleared first, while no register is busy.
-        for slot in &mut out.point[1..POINT_OUTPUTS] {
-            *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
+        // Only slot 0 has a point: any other that another path wrote is cleared first, while no
+        // register is busy.
+        if out.slots_written > 1 {
+            for slot in &mut out.point[1..POINT_OUTPUTS] {
+                *slot = PointOutput { active: false, separation: 0.0, normal_force: 0.0, friction_force: 0.0, p_0: [0.0; 3] };
+            }
         }
+        out.slots_written = 1;
         // The order is a constant: these only name the inputs.
         let (plane, sphere) = if PLANE_IS_A { (frame_a, frame_b) } else { (frame_b, frame_a) };
         // The plane's normal (its frame's z axis) and origin, and the sphere's centre, in W.
@@ -411,7 +415,7 @@ fn cross<R: Real>(a: &[R; 3], b: &[R; 3]) -> [R; 3] {
 #[cfg(test)]
 mod tests {
     use super::super::jacobian::INPUTS;
-    use super::super::{Block, Frame, InputError, Inputs, Notes, Outputs, Parameters, PointOutput};
+    use super::super::{Block, Frame, InputError, Inputs, Notes, Outputs, Parameters, PointOutput, POINT_OUTPUTS};
     use crate::physics::friction::FrictionLawKind;
     use crate::physics::normal::NormalLawKind;
     use crate::physics::shape::ShapeKind;
@@ -425,6 +429,7 @@ mod tests {
             *slot = PointOutput { active: true, separation: -(i as f64), normal_force: 1.0, friction_force: 0.5, p_0: [1.0, 2.0, 3.0] };
         }
         out.frame_a.t_0 = [7.0; 3];
+        out.slots_written = POINT_OUTPUTS as u8;
         out
     }
 
@@ -664,6 +669,37 @@ mod tests {
         assert!(edges <= checked / 40, "{edges} of {checked} cases at the edge");
         // Most cases differ in some last bit (the lean normal, the contact point itself).
         eprintln!("{identical} of {checked} cases bit-identical, {edges} at the edge");
+    }
+
+    /// One `Outputs` written in turn by a box on a plane (the general path, four slots), by a
+    /// sphere on a plane (the lean path) and by the box again: each time every slot is what a
+    /// fresh `Outputs` would hold after that evaluation alone.
+    #[test]
+    fn the_lean_path_clears_the_slots_another_path_wrote() {
+        let block = |shape: ShapeKind| {
+            let mut p = Parameters::default();
+            p.geometry_a.shape = ShapeKind::Plane.value();
+            p.geometry_b.shape = shape.value();
+            p.geometry_b.size = [0.1, 0.1, 0.1];
+            Block::new(&p, None).unwrap().0
+        };
+        let (boxed, sphere) = (block(ShapeKind::Box), block(ShapeKind::Sphere));
+        assert!(boxed.single.is_none() && sphere.single.is_some());
+        let mut inputs = Inputs::default();
+        inputs.frame_b.r_0 = [0.0, 0.0, 0.0499];
+        inputs.frame_b.v_0 = [0.1, 0.02, -0.01];
+        let alone = |block: &Block| {
+            let mut out = Outputs::default();
+            block.evaluate(&inputs, &mut Vec::new(), &[], &mut out).unwrap();
+            out
+        };
+        let mut shared = Outputs::default();
+        for block in [&boxed, &sphere, &boxed, &sphere] {
+            block.evaluate(&inputs, &mut Vec::new(), &[], &mut shared).unwrap();
+            assert_eq!(shared.point, alone(block).point);
+        }
+        assert_eq!(alone(&boxed).point.iter().filter(|p| p.active).count(), 4);
+        assert!(alone(&sphere).point[1..].iter().all(|p| *p == PointOutput::default()));
     }
 
     /// Stateful laws and couples keep the general path (they need its per-point work).
