@@ -92,8 +92,9 @@ impl SinglePoint {
             // The origin and the centre read in place (no copy through the stack to wait for).
             notes.passed_through = if plane.q == [1.0, 0.0, 0.0, 0.0] {
                 // The ground: a plane in W's orientation. Its normal is z, exactly what
-                // `plane_normal` gives for this q, known here before the inputs are read.
-                self.point::<PLANE_IS_A>(block, inputs, &[0.0, 0.0, 1.0], &plane.r_0, &sphere.r_0, true, out)
+                // `plane_normal` gives for this q, known before the inputs are read, and the
+                // products with it are written out ([`Up`]).
+                self.point::<PLANE_IS_A>(block, inputs, &Up, &plane.r_0, &sphere.r_0, true, out)
             } else {
                 self.point::<PLANE_IS_A>(block, inputs, &plane_normal(&plane.q), &plane.r_0, &sphere.r_0, true, out)
             };
@@ -113,7 +114,7 @@ impl SinglePoint {
         &self,
         block: &Block,
         inputs: &Inputs,
-        normal: &[f64; 3],
+        normal: &impl Normal<f64>,
         origin: &[f64; 3],
         centre: &[f64; 3],
         centre_at_origin: bool,
@@ -143,8 +144,9 @@ impl SinglePoint {
             out.slip_speed = w.slip_speed;
         } else {
             // The witness on A, and the slip there.
-            let p_sphere = sub(centre, &scale(normal, self.radius));
-            let p_a = if PLANE_IS_A { sub(&p_sphere, &scale(normal, separation)) } else { p_sphere };
+            let normal = normal.array();
+            let p_sphere = sub(centre, &scale(&normal, self.radius));
+            let p_a = if PLANE_IS_A { sub(&p_sphere, &scale(&normal, separation)) } else { p_sphere };
             out.p_0 = p_a;
             let v_rel = v_rel_at(&a, &b, &p_a);
             let slip = sub(&v_rel, &scale(&n, dot(&v_rel, &n)));
@@ -179,7 +181,7 @@ impl SinglePoint {
     fn wrench<R: Real, const PLANE_IS_A: bool>(
         &self,
         laws: &Laws,
-        normal: &[R; 3],
+        normal: &impl Normal<R>,
         origin: &[R; 3],
         centre: &[R; 3],
         centre_at_origin: bool,
@@ -194,14 +196,15 @@ impl SinglePoint {
             (false, _) => v_rel_at(a, b, centre),
         };
         let w_rel = sub(b.w, a.w);
-        let height = dot(&sub(centre, origin), normal) - self.radius;
+        let height = normal.dot(&sub(centre, origin)) - self.radius;
         let reach = height * 0.5 + self.radius;
-        let point_w = sub(centre, &scale_c(normal, reach));
-        // Seen from A to B.
-        let n = if PLANE_IS_A { *normal } else { neg(normal) };
-        let v_normal = dot(&v_centre, &n);
-        let v_rel = sub(&v_centre, &scale_c(&cross(&w_rel, normal), reach));
-        let slip = sub(&v_rel, &scale_c(&n, v_normal));
+        let point_w = sub(centre, &normal.times(reach));
+        // Seen from A to B: n is the normal or its opposite (`n s` is `normal s` or its
+        // opposite, exactly).
+        let toward_b = |v: [R; 3]| if PLANE_IS_A { v } else { neg(&v) };
+        let v_normal = if PLANE_IS_A { normal.dot(&v_centre) } else { -normal.dot(&v_centre) };
+        let v_rel = sub(&v_centre, &normal.cross_times(&w_rel, reach));
+        let slip = sub(&v_rel, &toward_b(normal.times(v_normal)));
         let depth = (-height).max(R::c(0.0));
         let passed_through = laws.max_depth > 0.0 && depth.v() > laws.max_depth;
         let normal_force = if passed_through { R::c(0.0) } else { laws.normal.force(depth, -v_normal, 0.0) };
@@ -216,10 +219,10 @@ impl SinglePoint {
         } else {
             ([R::c(0.0); 3], R::c(0.0))
         };
-        let f = add(&scale_c(&n, normal_force), &friction);
+        let f = add(&toward_b(normal.times(normal_force)), &friction);
         let t_b = cross(&sub(&point_w, b.r), &f);
         let t_a = neg(&cross(&sub(&point_w, a.r), &f));
-        Wrench { separation: height, n, point_w, normal_force, slip_speed, friction_force, f, t_a, t_b, passed_through }
+        Wrench { separation: height, n: toward_b(normal.array()), point_w, normal_force, slip_speed, friction_force, f, t_a, t_b, passed_through }
     }
 
     /// [`Block::output_tangents`] of `block` (whose pair and laws made this `SinglePoint`): the
@@ -309,6 +312,59 @@ struct Wrench<R> {
     t_a: [R; 3],
     t_b: [R; 3],
     passed_through: bool,
+}
+
+/// The plane's unit normal in W, and the products [`SinglePoint::wrench`] takes with it.
+trait Normal<R: Real> {
+    /// `self . v`
+    fn dot(&self, v: &[R; 3]) -> R;
+    /// `self s`
+    fn times(&self, s: R) -> [R; 3];
+    /// `(w x self) s`
+    fn cross_times(&self, w: &[R; 3], s: R) -> [R; 3];
+    fn array(&self) -> [R; 3];
+}
+
+impl<R: Real> Normal<R> for [R; 3] {
+    #[inline(always)]
+    fn dot(&self, v: &[R; 3]) -> R {
+        dot(v, self)
+    }
+    #[inline(always)]
+    fn times(&self, s: R) -> [R; 3] {
+        scale_c(self, s)
+    }
+    #[inline(always)]
+    fn cross_times(&self, w: &[R; 3], s: R) -> [R; 3] {
+        scale_c(&cross(w, self), s)
+    }
+    #[inline(always)]
+    fn array(&self) -> [R; 3] {
+        *self
+    }
+}
+
+/// The ground's normal, W's z axis: the products with it written out. For finite inputs they
+/// are the array `[0, 0, 1]`'s to the sign of a zero, without multiplying by its zeros.
+struct Up;
+
+impl Normal<f64> for Up {
+    #[inline(always)]
+    fn dot(&self, v: &[f64; 3]) -> f64 {
+        v[2]
+    }
+    #[inline(always)]
+    fn times(&self, s: f64) -> [f64; 3] {
+        [0.0, 0.0, s]
+    }
+    #[inline(always)]
+    fn cross_times(&self, w: &[f64; 3], s: f64) -> [f64; 3] {
+        [w[1] * s, -w[0] * s, 0.0]
+    }
+    #[inline(always)]
+    fn array(&self) -> [f64; 3] {
+        [0.0, 0.0, 1.0]
+    }
 }
 
 /// contact::point_force_deflected's relative velocity at `p`, `v_B(p) - v_A(p)`.
