@@ -57,8 +57,8 @@ pub(crate) struct GaussMap {
     /// `normal . vertex` of each face: the support value along its normal.
     offsets: Vec<f64>,
     /// For each entry of the graph's neighbour rows (the edge from a vertex to that neighbour),
-    /// the two faces sharing the edge.
-    edge_faces: Vec<[u32; 2]>,
+    /// the two faces sharing the edge and the cosine of its arc.
+    edges: Vec<GaussEdge>,
     centre: Vec3,
     /// The distance from `centre` to each face's plane (`offset - normal . centre`).
     heights: Vec<f64>,
@@ -71,9 +71,18 @@ pub(crate) struct GaussMap {
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
-    /// Per face, its first edge (its first two vertices, the smaller first): the walked edge from
-    /// which the face is taken as a candidate, once.
-    face_edges: Vec<[u32; 2]>,
+}
+
+/// One entry of a hull's neighbour rows on its Gauss map: the edge from a vertex to a neighbour.
+#[derive(Clone, Copy, Debug, Default)]
+struct GaussEdge {
+    /// The two faces sharing the edge.
+    faces: [u32; 2],
+    /// The cosine of the edge's arc: the dot product of its two faces' normals.
+    cos: f64,
+    /// Bit `i` set when the edge is the first edge of `faces[i]` (its first two vertices): the
+    /// walked edge from which a face is taken as a candidate, once (from either direction).
+    first: u8,
 }
 
 impl GaussMap {
@@ -86,27 +95,30 @@ impl GaussMap {
         let vertex_heights: Vec<f64> =
             (0..vertices.len()).map(|v| graph.faces_of(v).iter().map(|&f| heights[f as usize]).fold(f64::INFINITY, f64::min)).collect();
         let mut usable = inradius > 0.0 && inradius.is_finite();
-        let mut edge_faces = Vec::with_capacity(graph.neighbors.len());
-        for v in 0..vertices.len() {
-            for &w in graph.neighbors(v) {
-                let shared: Vec<u32> = graph.faces_of(v).iter().copied().filter(|f| graph.faces_of(w as usize).contains(f)).collect();
-                if shared.len() == 2 {
-                    edge_faces.push([shared[0], shared[1]]);
-                } else {
-                    usable = false;
-                    edge_faces.push([0, 0]);
-                }
-            }
-        }
-        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        let face_edges = faces
+        // Per face, its first edge (its first two vertices, the smaller first).
+        let face_edges: Vec<[u32; 2]> = faces
             .iter()
             .map(|f| match f.vertices[..] {
                 [p, q, ..] => [p.min(q), p.max(q)],
                 _ => [u32::MAX, u32::MAX],
             })
             .collect();
-        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells, face_edges }
+        let mut edges = Vec::with_capacity(graph.neighbors.len());
+        for v in 0..vertices.len() {
+            for &w in graph.neighbors(v) {
+                let shared: Vec<u32> = graph.faces_of(v).iter().copied().filter(|f| graph.faces_of(w as usize).contains(f)).collect();
+                if let [f1, f2] = shared[..] {
+                    let key = [(v as u32).min(w), (v as u32).max(w)];
+                    let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
+                    edges.push(GaussEdge { faces: [f1, f2], cos: normals[f1 as usize].dot(&normals[f2 as usize]), first });
+                } else {
+                    usable = false;
+                    edges.push(GaussEdge::default());
+                }
+            }
+        }
+        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
+        GaussMap { normals, offsets, edges, centre, heights, vertex_heights, inradius, usable, cells }
     }
 }
 
@@ -114,12 +126,17 @@ impl GaussMap {
 struct Walk {
     vertices: [u32; MAX_VERTICES],
     vertex_count: usize,
-    /// Edges (smaller vertex, larger vertex, face, face) whose arcs meet the cone.
+    /// Edges (vertex walked from, its neighbour, face, face) whose arcs meet the cone.
     edges: [[u32; 4]; MAX_EDGES],
+    /// Per edge, [`GaussEdge::first`].
+    first: [u8; MAX_EDGES],
     edge_count: usize,
     /// The least vertex height among the vertices.
     least: f64,
 }
+
+/// Per walked edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis.
+type EdgeBounds = [(f64, f64); MAX_EDGES];
 
 /// A small open-addressing map from vertex index to its position in a walk (no allocation).
 struct Seen {
@@ -127,7 +144,7 @@ struct Seen {
     positions: [u8; SEEN_SLOTS],
 }
 
-const SEEN_SLOTS: usize = 4 * MAX_VERTICES;
+const SEEN_SLOTS: usize = 2 * MAX_VERTICES;
 
 impl Seen {
     fn new() -> Seen {
@@ -156,13 +173,24 @@ impl Seen {
 /// Whether the great-circle arc from `n1` to `n2` (unit, not antipodal) comes within the cone
 /// `c . m >= cos_t` (`c` unit, `cos_t > 0`): [`arc_nearest`] `>= cos_t`, without its square root
 /// and division. Rounded toward yes.
-#[inline(always)]
+#[cfg(test)]
 fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
+    arc_in_cone(n1, n2, n1.dot(n2), c, cos_t).is_some()
+}
+
+/// [`arc_nearest`] of the arc from `n1` to `n2` (`k = n1 . n2`) when it meets the cone (as
+/// [`arc_meets_cone`]), `None` otherwise: the walk's test, which keeps the bound of the arcs it
+/// takes for the edge pairs.
+#[inline(always)]
+fn arc_in_cone(n1: &Vec3, n2: &Vec3, k: f64, c: &Vec3, cos_t: f64) -> Option<f64> {
     let (a1, a2) = (n1.dot(c), n2.dot(c));
-    if a1 >= cos_t || a2 >= cos_t {
-        return true;
-    }
-    let k = n1.dot(n2);
+    let meets = a1 >= cos_t || a2 >= cos_t || arc_reaches(a1, a2, k, cos_t);
+    meets.then(|| nearest_of(a1, a2, k))
+}
+
+/// Whether an arc whose ends are both outside the cone comes within it (see [`arc_meets_cone`]).
+#[inline(always)]
+fn arc_reaches(a1: f64, a2: f64, k: f64, cos_t: f64) -> bool {
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
         return a1.max(a2) + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING >= cos_t;
@@ -174,7 +202,14 @@ fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
 
 impl Walk {
     fn new() -> Walk {
-        Walk { vertices: [0; MAX_VERTICES], vertex_count: 0, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY }
+        Walk {
+            vertices: [0; MAX_VERTICES],
+            vertex_count: 0,
+            edges: [[0; 4]; MAX_EDGES],
+            first: [0; MAX_EDGES],
+            edge_count: 0,
+            least: f64::INFINITY,
+        }
     }
 }
 
@@ -184,9 +219,14 @@ impl Walk {
 /// `beta = (c.n2 - k c.n1) / (1 - k^2)`, `k = n1.n2`: on the arc when both are at least 0, and
 /// `c` is at the cosine `sqrt(alpha c.n1 + beta c.n2)` from it. A very short arc (`1 - k^2`
 /// tiny) is bounded by its nearer end plus its chord instead.
-#[inline(always)]
+#[cfg(test)]
 fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
-    let (a1, a2, k) = (n1.dot(c), n2.dot(c), n1.dot(n2));
+    nearest_of(n1.dot(c), n2.dot(c), n1.dot(n2))
+}
+
+/// [`arc_nearest`] from `a1 = n1 . c`, `a2 = n2 . c` and `k = n1 . n2`.
+#[inline(always)]
+fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
     let ends = a1.max(a2);
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
@@ -206,7 +246,9 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
 /// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
 /// `None` when a buffer fills.
-fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
+/// Per edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis go into
+/// `bounds` (apart from `out`: kept apart, each buffer is cleared with vector stores).
+fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
     out.vertex_count = 1;
@@ -220,17 +262,16 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -
         let v = out.vertices[head] as usize;
         out.least = out.least.min(gauss.vertex_heights[v]);
         let (from, to) = (graph.neighbor_start[v] as usize, graph.neighbor_start[v + 1] as usize);
-        for k in from..to {
-            let w = graph.neighbors[k];
+        for (&w, edge) in graph.neighbors[from..to].iter().zip(&gauss.edges[from..to]) {
             let found = seen.find(w);
             // An edge to a vertex already walked from was tested from there.
             if matches!(found, Ok(position) if position < head) {
                 continue;
             }
-            let [f1, f2] = gauss.edge_faces[k];
-            if !arc_meets_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], c, cos_t) {
+            let [f1, f2] = edge.faces;
+            let Some(nearest) = arc_in_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], edge.cos, c, cos_t) else {
                 continue;
-            }
+            };
             if let Err(slot) = found {
                 if out.vertex_count == MAX_VERTICES {
                     return None;
@@ -243,6 +284,8 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -
                 return None;
             }
             out.edges[out.edge_count] = [v as u32, w, f1, f2];
+            out.first[out.edge_count] = edge.first;
+            bounds[out.edge_count] = (gauss.heights[f1 as usize].min(gauss.heights[f2 as usize]), nearest);
             out.edge_count += 1;
         }
         head += 1;
@@ -315,7 +358,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // with the least heights over the cells of directions meeting the cone, so it lies in the
     // cone of those; repeated while it narrows.
     for _ in 0..2 {
-        let (Some(least_a), Some(least_b)) = (ga.cells.least_in_cone(&ua, cos_t), gb.cells.least_in_cone(&ub, cos_t)) else {
+        // The cone's angle and reach, once for both tables.
+        let Some(cone) = ga.cells.cone(cos_t) else { break };
+        let (Some(least_a), Some(least_b)) = (ga.cells.least_in(&ua, &cone), gb.cells.least_in(&ub, &cone)) else {
             break;
         };
         let narrower = (least_a + least_b - along_u) / distance - SLACK;
@@ -325,8 +370,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         cos_t = narrower.min(1.0);
     }
     let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
-    walk(a, ia, &ua, cos_t, &mut walk_a)?;
-    walk(b, ib, &ub, cos_t, &mut walk_b)?;
+    let (mut bounds_a, mut bounds_b): (EdgeBounds, EdgeBounds) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
+    walk(a, ia, &ua, cos_t, &mut walk_a, &mut bounds_a)?;
+    walk(b, ib, &ub, cos_t, &mut walk_b, &mut bounds_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -356,10 +402,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
         // whose normal is outside the cone, which the bound below may let through at the cone's
         // edge, has an overlap above p(u) by the cone's slack.)
-        for edge in &walk.edges[..walk.edge_count] {
-            let key = [edge[0].min(edge[1]), edge[0].max(edge[1])];
-            for f in [edge[2], edge[3]] {
-                if hull.gauss.face_edges[f as usize] != key {
+        for (edge, &first) in walk.edges[..walk.edge_count].iter().zip(&walk.first) {
+            for (f, bit) in [(edge[2], 1), (edge[3], 2)] {
+                if first & bit == 0 {
                     continue;
                 }
                 let normal = &hull.gauss.normals[f as usize];
@@ -389,28 +434,28 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
     // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
     // can still beat the least overlap found, and none when it cannot with the lowest of B's.
-    let bounds = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3| {
-        let (n1, n2) = (&hull.gauss.normals[edge[2] as usize], &hull.gauss.normals[edge[3] as usize]);
-        let height = hull.gauss.heights[edge[2] as usize].min(hull.gauss.heights[edge[3] as usize]);
-        (height, arc_nearest(n1, n2, axis))
-    };
     let margin = SLACK * distance;
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
     let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
     let mut lowest_b = f64::INFINITY;
-    for edge in &walk_b.edges[..walk_b.edge_count] {
-        let (height, nearest) = bounds(b, edge, &ub);
+    for (edge, &(height, nearest)) in walk_b.edges[..walk_b.edge_count].iter().zip(&bounds_b) {
         if nearest < threshold(height, walk_a.least) {
             continue;
         }
+        // In the order of the keys (equal keys in the walk's order): inserted from the end.
         let key = height - distance * nearest;
-        let at = order_b.partition_point(|&(k, _)| k <= key);
-        order_b.insert(at, (key, edges_b.len() as u8));
+        order_b.push((key, edges_b.len() as u8));
+        let order = &mut order_b[..];
+        let mut at = order.len() - 1;
+        while at > 0 && order[at - 1].0 > key {
+            order[at] = order[at - 1];
+            at -= 1;
+        }
+        order[at] = (key, edges_b.len() as u8);
         edges_b.push(WorldEdge::new(b, edge, &rb, -1.0, height));
         lowest_b = lowest_b.min(height);
     }
-    for edge in &walk_a.edges[..walk_a.edge_count] {
-        let (height_a, nearest_a) = bounds(a, edge, &ua);
+    for (edge, &(height_a, nearest_a)) in walk_a.edges[..walk_a.edge_count].iter().zip(&bounds_a) {
         let key_a = height_a - distance * nearest_a;
         if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
@@ -491,7 +536,7 @@ mod tests {
             for v in 0..hull.vertices.len() {
                 for (k, &w) in hull.graph.neighbors(v).iter().enumerate() {
                     if (v as u32) < w {
-                        let [f1, f2] = hull.gauss.edge_faces[hull.graph.neighbor_start[v] as usize + k];
+                        let [f1, f2] = hull.gauss.edges[hull.graph.neighbor_start[v] as usize + k].faces;
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
                         let world = WorldEdge::new(hull, &edge, &rotation, sign, 0.0);
@@ -527,7 +572,7 @@ mod tests {
         assert!(h.gauss.inradius > 0.09 && h.gauss.inradius < 0.1);
         for v in 0..h.vertices.len() {
             for (k, &w) in h.graph.neighbors(v).iter().enumerate() {
-                let [f1, f2] = h.gauss.edge_faces[h.graph.neighbor_start[v] as usize + k];
+                let [f1, f2] = h.gauss.edges[h.graph.neighbor_start[v] as usize + k].faces;
                 for f in [f1, f2] {
                     let face = &h.faces[f as usize].vertices;
                     assert!(face.contains(&(v as u32)) && face.contains(&w));
