@@ -293,8 +293,9 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, b
     Some(())
 }
 
-/// One edge of a walk in W: its two vertices, the two face normals at its ends of the arc, and
-/// their cross product. (The edge's line in W is taken only for the pairs whose arcs cross.)
+/// One edge of a walk in the frame of the edge pairs (B's): its two vertices, the two face normals
+/// at its ends of the arc, and their cross product. (The edge's line is taken only for the pairs
+/// whose arcs cross.)
 #[derive(Clone, Copy)]
 struct WorldEdge {
     vertex: u32,
@@ -316,7 +317,23 @@ impl WorldEdge {
         WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
     }
 
-    /// The edge's line in W: its first vertex and its direction (toward the other).
+    /// Edge `[v, w, f1, f2]` of `hull` in its own frame, its face normals multiplied by `sign`.
+    #[inline]
+    fn local(hull: &ConvexHull, edge: &[u32; 4], sign: f64, height: f64) -> WorldEdge {
+        let n1 = hull.gauss.normals[edge[2] as usize] * sign;
+        let n2 = hull.gauss.normals[edge[3] as usize] * sign;
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
+    }
+
+    /// The edge's line in its own frame: its first vertex and its direction (toward the other).
+    #[inline]
+    fn local_line(&self, hull: &ConvexHull) -> (Vec3, Vec3) {
+        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+        (a, b - a)
+    }
+
+    /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
+    /// (toward the other).
     #[inline]
     fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
         let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
@@ -435,6 +452,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
     // can still beat the least overlap found, and none when it cannot with the lowest of B's.
     let margin = SLACK * distance;
+    // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
+    // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
+    let (r_ab, t_ab) = (rb.transpose() * ra, rb.transpose() * (pose_a.r - pose_b.r));
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
     let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
     let mut lowest_b = f64::INFINITY;
@@ -452,7 +472,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             at -= 1;
         }
         order[at] = (key, edges_b.len() as u8);
-        edges_b.push(WorldEdge::new(b, edge, &rb, -1.0, height));
+        edges_b.push(WorldEdge::local(b, edge, -1.0, height));
         lowest_b = lowest_b.min(height);
     }
     for (edge, &(height_a, nearest_a)) in walk_a.edges[..walk_a.edge_count].iter().zip(&bounds_a) {
@@ -460,7 +480,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &ra, 1.0, height_a);
+        let ea = WorldEdge::new(a, edge, &r_ab, 1.0, height_a);
         let mut line_a = None;
         for &(key_b, k) in &order_b {
             if height_a + key_b > best.0 + margin {
@@ -478,15 +498,18 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if a_dc * b_dc >= 0.0 || c_ba * b_dc <= 0.0 {
                 continue;
             }
-            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &ra, &pose_a.r));
-            let (point_b, direction_b) = eb.line(b, &rb, &pose_b.r);
+            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &r_ab, &t_ab));
+            let (point_b, direction_b) = eb.local_line(b);
             let Some(mut m) = direction_a.cross(&direction_b).try_normalize(0.0) else {
                 continue;
             };
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider(&mut best, (point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
+            let overlap = (point_a - point_b).dot(&m);
+            if overlap < best.0 {
+                best = (overlap, rb * m, [ea.vertex as usize, eb.vertex as usize]);
+            }
         }
     }
     let (overlap, normal, seeds) = best;

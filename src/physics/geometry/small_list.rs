@@ -17,21 +17,26 @@ impl<T: Copy + Default, const N: usize> SmallList<T, N> {
         SmallList::Inline { len: 0, items: [T::default(); N] }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn push(&mut self, item: T) {
         match self {
             SmallList::Inline { len, items } if *len < N => {
                 items[*len] = item;
                 *len += 1;
             }
-            SmallList::Inline { len, items } => {
-                let mut heap = Vec::with_capacity(2 * N);
-                heap.extend_from_slice(&items[..*len]);
-                heap.push(item);
-                *self = SmallList::Heap(heap);
-            }
+            SmallList::Inline { .. } => self.spill(item),
             SmallList::Heap(heap) => heap.push(item),
         }
+    }
+
+    /// The list full on the stack moved to the heap, with `item` after it.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, item: T) {
+        let mut heap = Vec::with_capacity(2 * N);
+        heap.extend_from_slice(self);
+        heap.push(item);
+        *self = SmallList::Heap(heap);
     }
 
     #[inline]
