@@ -80,6 +80,8 @@ struct GaussEdge {
     faces: [u32; 2],
     /// The cosine of the edge's arc: the dot product of its two faces' normals.
     cos: f64,
+    /// The lower height of its two faces.
+    height: f64,
     /// Bit `i` set when the edge is the first edge of `faces[i]` (its first two vertices): the
     /// walked edge from which a face is taken as a candidate, once (from either direction).
     first: u8,
@@ -110,7 +112,8 @@ impl GaussMap {
                 if let [f1, f2] = shared[..] {
                     let key = [(v as u32).min(w), (v as u32).max(w)];
                     let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
-                    edges.push(GaussEdge { faces: [f1, f2], cos: normals[f1 as usize].dot(&normals[f2 as usize]), first });
+                    let (cos, height) = (normals[f1 as usize].dot(&normals[f2 as usize]), heights[f1 as usize].min(heights[f2 as usize]));
+                    edges.push(GaussEdge { faces: [f1, f2], cos, height, first });
                 } else {
                     usable = false;
                     edges.push(GaussEdge::default());
@@ -227,7 +230,8 @@ fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
 /// [`arc_nearest`] from `a1 = n1 . c`, `a2 = n2 . c` and `k = n1 . n2`.
 #[inline(always)]
 fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
-    let ends = a1.max(a2);
+    // (`if` rather than `f64::max`: one instruction; the operands are finite.)
+    let ends = if a1 > a2 { a1 } else { a2 };
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
         return ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
@@ -236,7 +240,8 @@ fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
     if x < 0.0 || y < 0.0 {
         return ends + ARC_ROUNDING;
     }
-    ends.max(((x * a1 + y * a2) / sine2).max(0.0).sqrt()) + ARC_ROUNDING
+    let foot = ((x * a1 + y * a2) / sine2).max(0.0).sqrt();
+    (if foot > ends { foot } else { ends }) + ARC_ROUNDING
 }
 
 /// Rounding allowance of [`arc_nearest`] (cosines; a foot near an end of the arc may be taken
@@ -285,7 +290,7 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, b
             }
             out.edges[out.edge_count] = [v as u32, w, f1, f2];
             out.first[out.edge_count] = edge.first;
-            bounds[out.edge_count] = (gauss.heights[f1 as usize].min(gauss.heights[f2 as usize]), nearest);
+            bounds[out.edge_count] = (edge.height, nearest);
             out.edge_count += 1;
         }
         head += 1;
