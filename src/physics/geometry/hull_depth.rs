@@ -141,19 +141,75 @@ struct Walk {
 /// Per walked edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis.
 type EdgeBounds = [(f64, f64); MAX_EDGES];
 
-/// A small open-addressing map from vertex index to its position in a walk (no allocation).
+/// Where a vertex stands in a walk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// Not met yet.
+    New,
+    /// In the walk, not walked from yet.
+    Queued,
+    /// Walked from: its edges were tested from it.
+    Done,
+}
+
+/// The vertices a walk has met (no allocation).
+trait Marks {
+    fn new() -> Self;
+    fn mark(&self, v: u32) -> Mark;
+    /// `v` (new) joins the walk.
+    fn queue(&mut self, v: u32);
+    /// `v` (the next in the walk's order) is walked from.
+    fn done(&mut self, v: u32);
+}
+
+/// [`Marks`] as two bit sets, for hulls of at most [`BIT_VERTICES`] vertices.
+struct Bits {
+    queued: [u64; BIT_VERTICES / 64],
+    done: [u64; BIT_VERTICES / 64],
+}
+
+const BIT_VERTICES: usize = 4096;
+
+impl Marks for Bits {
+    fn new() -> Bits {
+        Bits { queued: [0; BIT_VERTICES / 64], done: [0; BIT_VERTICES / 64] }
+    }
+
+    #[inline(always)]
+    fn mark(&self, v: u32) -> Mark {
+        let (word, bit) = ((v >> 6) as usize % (BIT_VERTICES / 64), 1u64 << (v & 63));
+        if self.done[word] & bit != 0 {
+            Mark::Done
+        } else if self.queued[word] & bit != 0 {
+            Mark::Queued
+        } else {
+            Mark::New
+        }
+    }
+
+    #[inline(always)]
+    fn queue(&mut self, v: u32) {
+        self.queued[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+    }
+
+    #[inline(always)]
+    fn done(&mut self, v: u32) {
+        self.done[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+    }
+}
+
+/// [`Marks`] as a small open-addressing map from vertex index to its position in the walk, for
+/// larger hulls: the vertices before the `walked` first were walked from.
 struct Seen {
     keys: [u32; SEEN_SLOTS],
     positions: [u8; SEEN_SLOTS],
+    count: usize,
+    walked: usize,
 }
 
 const SEEN_SLOTS: usize = 2 * MAX_VERTICES;
 
 impl Seen {
-    fn new() -> Seen {
-        Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS] }
-    }
-
     /// The position of `v`, or `Err(slot)` with the free slot where it goes.
     #[inline]
     fn find(&self, v: u32) -> Result<usize, usize> {
@@ -166,10 +222,35 @@ impl Seen {
             }
         }
     }
+}
 
-    fn insert_at(&mut self, slot: usize, v: u32, position: usize) {
-        self.keys[slot] = v;
-        self.positions[slot] = position as u8;
+impl Marks for Seen {
+    fn new() -> Seen {
+        Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS], count: 0, walked: 0 }
+    }
+
+    #[inline]
+    fn mark(&self, v: u32) -> Mark {
+        match self.find(v) {
+            Ok(position) if position < self.walked => Mark::Done,
+            Ok(_) => Mark::Queued,
+            Err(_) => Mark::New,
+        }
+    }
+
+    /// (A walk holds at most [`MAX_VERTICES`], half the slots: the probe always ends.)
+    #[inline]
+    fn queue(&mut self, v: u32) {
+        if let Err(slot) = self.find(v) {
+            self.keys[slot] = v;
+            self.positions[slot] = self.count as u8;
+            self.count += 1;
+        }
+    }
+
+    #[inline]
+    fn done(&mut self, _: u32) {
+        self.walked += 1;
     }
 }
 
@@ -253,35 +334,34 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// `None` when a buffer fills.
 /// Per edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis go into
 /// `bounds` (apart from `out`: kept apart, each buffer is cleared with vector stores).
-fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
+fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
     out.vertex_count = 1;
-    let mut seen = Seen::new();
+    let mut marks = M::new();
     out.vertices[0] = start as u32;
-    if let Err(slot) = seen.find(start as u32) {
-        seen.insert_at(slot, start as u32, 0);
-    }
+    marks.queue(start as u32);
     let mut head = 0;
     while head < out.vertex_count {
         let v = out.vertices[head] as usize;
+        marks.done(v as u32);
         out.least = out.least.min(gauss.vertex_heights[v]);
         let (from, to) = (graph.neighbor_start[v] as usize, graph.neighbor_start[v + 1] as usize);
         for (&w, edge) in graph.neighbors[from..to].iter().zip(&gauss.edges[from..to]) {
-            let found = seen.find(w);
+            let mark = marks.mark(w);
             // An edge to a vertex already walked from was tested from there.
-            if matches!(found, Ok(position) if position < head) {
+            if mark == Mark::Done {
                 continue;
             }
             let [f1, f2] = edge.faces;
             let Some(nearest) = arc_in_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], edge.cos, c, cos_t) else {
                 continue;
             };
-            if let Err(slot) = found {
+            if mark == Mark::New {
                 if out.vertex_count == MAX_VERTICES {
                     return None;
                 }
-                seen.insert_at(slot, w, out.vertex_count);
+                marks.queue(w);
                 out.vertices[out.vertex_count] = w;
                 out.vertex_count += 1;
             }
@@ -296,6 +376,15 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, b
         head += 1;
     }
     Some(())
+}
+
+/// [`walk`] with the marks that suit the hull's size.
+fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
+    if hull.vertices.len() <= BIT_VERTICES {
+        walk::<Bits>(hull, start, c, cos_t, out, bounds)
+    } else {
+        walk::<Seen>(hull, start, c, cos_t, out, bounds)
+    }
 }
 
 /// One edge of a walk in the frame of the edge pairs (B's): its two vertices, the two face normals
@@ -393,8 +482,8 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     }
     let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
     let (mut bounds_a, mut bounds_b): (EdgeBounds, EdgeBounds) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
-    walk(a, ia, &ua, cos_t, &mut walk_a, &mut bounds_a)?;
-    walk(b, ib, &ub, cos_t, &mut walk_b, &mut bounds_b)?;
+    walk_any(a, ia, &ua, cos_t, &mut walk_a, &mut bounds_a)?;
+    walk_any(b, ib, &ub, cos_t, &mut walk_b, &mut bounds_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -704,6 +793,46 @@ mod tests {
             assert_eq!(b.support_index_from(&db, seed_b), crate::physics::shape::scan(&b.vertices, &db), "round {round}");
         }
         assert!(answered >= 15 && shallow >= 5 && deep >= 3, "{answered} answered: {shallow} shallow, {deep} deep");
+    }
+
+    /// The two kinds of marks (bit sets for hulls of up to 4096 vertices, the small map beyond)
+    /// walk the same vertices and edges in the same order, with the same bounds.
+    #[test]
+    fn both_kinds_of_marks_walk_alike() {
+        let mut rng = Rng(71);
+        let mut compared = 0;
+        for round in 0..40 {
+            let axes = Vec3::new(0.1, 0.1 + 0.05 * rng.next(), 0.1);
+            let h = hull(&mut rng, [60, 300, 1000][round % 3], axes);
+            let axis = rng.unit();
+            let cos_t = 0.9 + 0.099 * rng.next();
+            let start = h.support_index(&axis);
+            let (mut bits, mut seen) = (Walk::new(), Walk::new());
+            let (mut bounds_bits, mut bounds_seen) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
+            let by_bits = walk::<Bits>(&h, start, &axis, cos_t, &mut bits, &mut bounds_bits);
+            let by_seen = walk::<Seen>(&h, start, &axis, cos_t, &mut seen, &mut bounds_seen);
+            assert_eq!(by_bits, by_seen, "round {round}");
+            if by_bits.is_none() {
+                continue;
+            }
+            if bits.vertex_count > 3 {
+                compared += 1;
+            }
+            assert_eq!(bits.vertices[..bits.vertex_count], seen.vertices[..seen.vertex_count], "round {round}");
+            assert_eq!(bits.edges[..bits.edge_count], seen.edges[..seen.edge_count], "round {round}");
+            assert_eq!(bits.first[..bits.edge_count], seen.first[..seen.edge_count], "round {round}");
+            assert_eq!(bounds_bits[..bits.edge_count], bounds_seen[..seen.edge_count], "round {round}");
+            // No edge twice (in either direction), and every walked vertex once.
+            let mut keys: Vec<[u32; 2]> = bits.edges[..bits.edge_count].iter().map(|e| [e[0].min(e[1]), e[0].max(e[1])]).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), bits.edge_count, "round {round}");
+            let mut vertices = bits.vertices[..bits.vertex_count].to_vec();
+            vertices.sort_unstable();
+            vertices.dedup();
+            assert_eq!(vertices.len(), bits.vertex_count, "round {round}");
+        }
+        assert!(compared >= 20, "{compared} of 40 walked beyond 3 vertices");
     }
 
     /// The nearest approach of an arc to an axis bounds every sampled direction of the arc, is
