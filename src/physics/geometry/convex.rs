@@ -447,6 +447,16 @@ pub(super) fn hull_surface(hull: &ConvexHull, local: &Vec3) -> (Vec3, Vec3, f64)
 
 type Vec2 = nalgebra::Vector2<f64>;
 
+/// The index after `i` around a polygon of `n` vertices (without an integer division).
+#[inline(always)]
+fn after(i: usize, n: usize) -> usize {
+    if i + 1 >= n {
+        0
+    } else {
+        i + 1
+    }
+}
+
 fn cross2(a: &Vec2, b: &Vec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
@@ -530,7 +540,7 @@ fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
 fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
-    let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[(i + 1) % polygon.len()])).sum();
+    let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[after(i, polygon.len())])).sum();
     if area < 0.0 {
         polygon.reverse();
     }
@@ -542,7 +552,7 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
     let mut output: Polygon2 = subject.iter().copied().collect();
     let mut input = Polygon2::new();
     for i in 0..clip.len() {
-        let (c0, c1) = (clip[i], clip[(i + 1) % clip.len()]);
+        let (c0, c1) = (clip[i], clip[after(i, clip.len())]);
         let edge = c1 - c0;
         if edge.norm_squared() == 0.0 {
             continue;
@@ -575,12 +585,13 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
 fn width(polygon: &[Vec2]) -> f64 {
     let mut least = f64::INFINITY;
     for i in 0..polygon.len() {
-        let edge = polygon[(i + 1) % polygon.len()] - polygon[i];
+        let edge = polygon[after(i, polygon.len())] - polygon[i];
         let length = edge.norm();
         if length <= 0.0 {
             continue;
         }
-        let extent = polygon.iter().map(|p| cross2(&edge, &(p - polygon[i])).abs() / length).fold(0.0, f64::max);
+        // (One division: the largest quotient is the largest cross product's.)
+        let extent = polygon.iter().map(|p| cross2(&edge, &(p - polygon[i])).abs()).fold(0.0, f64::max) / length;
         least = least.min(extent);
     }
     if least.is_finite() {
@@ -608,11 +619,11 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
     }
     let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
     let count = clipped.len();
-    let edges: SmallList<f64, 12> = (0..count).map(|i| (clipped[(i + 1) % count] - clipped[i]).norm()).collect();
+    let edges: SmallList<f64, 12> = (0..count).map(|i| (clipped[after(i, count)] - clipped[i]).norm()).collect();
     let perimeter: f64 = edges.iter().sum();
     (0..count)
         .map(|i| {
-            let share = if perimeter > 0.0 { (edges[(i + count - 1) % count] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
+            let share = if perimeter > 0.0 { (edges[if i == 0 { count - 1 } else { i - 1 }] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
             same(clipped[i], total * share)
         })
         .collect()
@@ -621,7 +632,7 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
 fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Patch {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for i in 0..polygon.len() {
-        let (c0, c1) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        let (c0, c1) = (polygon[i], polygon[after(i, polygon.len())]);
         let edge = c1 - c0;
         if edge.norm_squared() == 0.0 {
             continue;
