@@ -21,9 +21,9 @@
 //!   distance from its centre) of the faces around the support vertex; so a face (its own
 //!   height) or an edge (the lower of its two faces') is dropped before the exact tests when its
 //!   bound with the least height the walk met on the other hull exceeds `p(u)`. A pair of edges
-//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, and B's
-//!   edges are ordered by that bound, so each of A's edges tests only the pairs that can still
-//!   beat the least overlap found so far.
+//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, so each of
+//!   A's edges tests only the pairs of B's that can still beat the least overlap found so far
+//!   (B's keys in a row, in the walk's order: sorting them cost more than the pairs it skipped).
 //! - The hulls' support vertices along the answer are among the walked ones: the search returns
 //!   those of the winning candidate, and the callers' support climbs start from them.
 //!
@@ -543,29 +543,21 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // centre, so p(m) >= height_a + height_b - L u.m, and u.m is at most either arc's `nearest`:
     // with key = height - L nearest, p(m) >= key_a + height_b and p(m) >= height_a + key_b. An
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
-    // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
-    // can still beat the least overlap found, and none when it cannot with the lowest of B's.
+    // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
+    // found, and none when it cannot with the lowest of B's.
     let margin = SLACK * distance;
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
     let (r_ab, t_ab) = (rb.transpose() * ra, rb.transpose() * (pose_a.r - pose_b.r));
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
+    // B's keys and their edges' positions, in the walk's order.
     let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
     let mut lowest_b = f64::INFINITY;
     for (edge, &(height, nearest)) in walk_b.edges[..walk_b.edge_count].iter().zip(&bounds_b) {
         if nearest < threshold(height, walk_a.least) {
             continue;
         }
-        // In the order of the keys (equal keys in the walk's order): inserted from the end.
-        let key = height - distance * nearest;
-        order_b.push((key, edges_b.len() as u8));
-        let order = &mut order_b[..];
-        let mut at = order.len() - 1;
-        while at > 0 && order[at - 1].0 > key {
-            order[at] = order[at - 1];
-            at -= 1;
-        }
-        order[at] = (key, edges_b.len() as u8);
+        order_b.push((height - distance * nearest, edges_b.len() as u8));
         edges_b.push(WorldEdge::local(b, edge, -1.0, height));
         lowest_b = lowest_b.min(height);
     }
@@ -578,7 +570,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         let mut line_a = None;
         for &(key_b, k) in &order_b {
             if height_a + key_b > best.0 + margin {
-                break;
+                continue;
             }
             let eb = &edges_b[k as usize];
             if key_a + eb.height > best.0 + margin {
