@@ -499,7 +499,8 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // Within the cone each hull reaches at least its walked vertices' least height beyond its
     // centre, so a candidate whose own bound, `height + least of the other - L u.m`, exceeds
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
-    let threshold = |height: f64, other: f64| (height + other - along_u) / distance - SLACK;
+    // `nearest` (a cosine to u) below `(height + other - p(u)) / L - SLACK`, without a division.
+    let out_of_reach = |nearest: f64, height: f64, other: f64| distance * nearest < height + other - along_u - SLACK * distance;
     let mut best = (f64::INFINITY, u, [ia, ib]);
     let consider = |best: &mut (f64, Vec3, [usize; 2]), overlap: f64, m: Vec3, seeds: [usize; 2]| {
         if overlap < best.0 {
@@ -511,7 +512,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         (a, &walk_a, &ra, &pose_a.r, points_b, &walk_b, 1.0, ua, walk_b.least),
         (b, &walk_b, &rb, &pose_b.r, points_a, &walk_a, -1.0, ub, walk_a.least),
     ] {
-        // normal.axis >= threshold(height, other_least), without a division per face.
+        // normal.axis >= (height + other_least - p(u)) / L - SLACK, without a division per face.
         let face_bound = other_least - along_u - SLACK * distance;
         // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
         // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
@@ -558,7 +559,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
     let mut lowest_b = f64::INFINITY;
     for (edge, &(height, nearest)) in walk_b.edges[..walk_b.edge_count].iter().zip(&bounds_b) {
-        if nearest < threshold(height, walk_a.least) {
+        if out_of_reach(nearest, height, walk_a.least) {
             continue;
         }
         order_b.push((height - distance * nearest, edges_b.len() as u8));
@@ -567,7 +568,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     }
     for (edge, &(height_a, nearest_a)) in walk_a.edges[..walk_a.edge_count].iter().zip(&bounds_a) {
         let key_a = height_a - distance * nearest_a;
-        if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+        if edges_b.is_empty() || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
         }
         let ea = WorldEdge::new(a, edge, &r_ab, 1.0, height_a);
