@@ -221,13 +221,21 @@ impl ConvexHull {
         loop {
             let mut next = best;
             let mut next_far = best_far;
+            // Whether a neighbour is as far as the best so far (for the last round: as `best`).
+            let mut tie = false;
             for &n in self.graph.neighbors(best) {
                 let x = far(n as usize);
                 if x > next_far {
                     (next, next_far) = (n as usize, x);
+                } else if x == next_far {
+                    tie = true;
                 }
             }
             if next == best {
+                // No neighbour as far: the plateau is `best` alone.
+                if !tie {
+                    return best;
+                }
                 break;
             }
             (best, best_far) = (next, next_far);

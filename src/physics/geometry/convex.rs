@@ -42,6 +42,7 @@ use parry3d_f64::shape::SupportMap;
 
 use super::hull_depth;
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
+use super::small_list::SmallList;
 use super::ContactPoint;
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::{ConvexHull, Shape};
@@ -55,6 +56,12 @@ const FADE_FRACTION: f64 = 0.1;
 const PARALLEL_SINES: (f64, f64) = (0.02, 0.1);
 /// A face whose normal is within this of `n` (1 - cos) gives `n` its exact normal.
 const SNAP: f64 = 1e-9;
+
+/// A feature's vertices, a projected polygon, a patch: on the stack up to these many (a hull's
+/// triangle, a box face, their overlap), on the heap beyond.
+type Vertices = SmallList<Vec3, 8>;
+type Polygon2 = SmallList<Vec2, 12>;
+type Patch = SmallList<PatchPoint, 12>;
 
 /// A convex shape in its geometry frame: a support map and support features.
 #[derive(Clone, Copy, Debug)]
@@ -149,7 +156,7 @@ impl<'a> Convex<'a> {
                     p + Vec3::new(0.0, 0.0, *centre_z)
                 };
                 // Counter-clockwise about +axis i, since (j, k, i) is right-handed.
-                let mut vertices = vec![corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)];
+                let mut vertices: Vertices = [corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)].into_iter().collect();
                 if s < 0.0 {
                     vertices.reverse();
                 }
@@ -161,7 +168,7 @@ impl<'a> Convex<'a> {
                 if d.z.abs() > FRAC_1_SQRT_2 {
                     let s = if d.z < 0.0 { -1.0 } else { 1.0 };
                     let phase = if hint.x.hypot(hint.y) > 0.5 * radius { hint.y.atan2(hint.x) } else { 0.0 };
-                    let mut vertices: Vec<Vec3> = (0..CAP_SIDES)
+                    let mut vertices: Vertices = (0..CAP_SIDES)
                         .map(|k| {
                             let angle = phase + TAU * k as f64 / CAP_SIDES as f64;
                             Vec3::new(radius * angle.cos(), radius * angle.sin(), centre_z + s * half_length)
@@ -201,9 +208,9 @@ impl<'a> Convex<'a> {
             Convex::Triangle(t) => {
                 let normal = (t[1] - t[0]).cross(&(t[2] - t[0])).try_normalize(0.0).unwrap_or_else(Vec3::z);
                 if normal.dot(d) >= 0.0 {
-                    Feature::Polygon { vertices: t.to_vec(), normal }
+                    Feature::Polygon { vertices: t.iter().copied().collect(), normal }
                 } else {
-                    Feature::Polygon { vertices: vec![t[0], t[2], t[1]], normal: -normal }
+                    Feature::Polygon { vertices: [t[0], t[2], t[1]].into_iter().collect(), normal: -normal }
                 }
             }
         }
@@ -231,7 +238,7 @@ pub(super) fn ellipsoid_support(a: &Vec3, d: &Vec3) -> Vec3 {
 #[derive(Clone, Debug)]
 enum Feature {
     /// A planar convex polygon, counter-clockwise about its outward normal.
-    Polygon { vertices: Vec<Vec3>, normal: Vec3 },
+    Polygon { vertices: Vertices, normal: Vec3 },
     Segment(Vec3, Vec3),
     Point(Vec3),
 }
@@ -239,8 +246,11 @@ enum Feature {
 impl Feature {
     fn into_world(self, pose: &Pose) -> Feature {
         match self {
-            Feature::Polygon { vertices, normal } => {
-                Feature::Polygon { vertices: vertices.iter().map(|v| pose.transform_point(v)).collect(), normal: pose.q * normal }
+            Feature::Polygon { mut vertices, normal } => {
+                for v in vertices.iter_mut() {
+                    *v = pose.transform_point(v);
+                }
+                Feature::Polygon { vertices, normal: pose.q * normal }
             }
             Feature::Segment(a, b) => Feature::Segment(pose.transform_point(&a), pose.transform_point(&b)),
             Feature::Point(p) => Feature::Point(pose.transform_point(&p)),
@@ -437,6 +447,16 @@ pub(super) fn hull_surface(hull: &ConvexHull, local: &Vec3) -> (Vec3, Vec3, f64)
 
 type Vec2 = nalgebra::Vector2<f64>;
 
+/// The index after `i` around a polygon of `n` vertices (without an integer division).
+#[inline(always)]
+fn after(i: usize, n: usize) -> usize {
+    if i + 1 >= n {
+        0
+    } else {
+        i + 1
+    }
+}
+
 fn cross2(a: &Vec2, b: &Vec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
@@ -493,7 +513,7 @@ impl PatchPlane {
 }
 
 /// One patch vertex: where it lies on each feature's projection, and its weight.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct PatchPoint {
     q_a: Vec2,
     q_b: Vec2,
@@ -504,10 +524,10 @@ fn same(q: Vec2, weight: f64) -> PatchPoint {
     PatchPoint { q_a: q, q_b: q, weight }
 }
 
-fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Vec<PatchPoint> {
+fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
     let polygon = |vertices: &[Vec3]| counter_clockwise(vertices.iter().map(|v| plane.project(v)).collect());
     match (fa, fb) {
-        (Feature::Point(p), _) | (_, Feature::Point(p)) => vec![same(plane.project(p), 1.0)],
+        (Feature::Point(p), _) | (_, Feature::Point(p)) => [same(plane.project(p), 1.0)].into_iter().collect(),
         (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => polygon_polygon(&polygon(va), &polygon(vb), depth),
         (Feature::Polygon { vertices, .. }, Feature::Segment(a, b)) | (Feature::Segment(a, b), Feature::Polygon { vertices, .. }) => {
             segment_polygon(plane.project(a), plane.project(b), &polygon(vertices), depth)
@@ -519,8 +539,8 @@ fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Vec<Patc
 }
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
-fn counter_clockwise(mut polygon: Vec<Vec2>) -> Vec<Vec2> {
-    let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[(i + 1) % polygon.len()])).sum();
+fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
+    let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[after(i, polygon.len())])).sum();
     if area < 0.0 {
         polygon.reverse();
     }
@@ -528,19 +548,22 @@ fn counter_clockwise(mut polygon: Vec<Vec2>) -> Vec<Vec2> {
 }
 
 /// Sutherland-Hodgman: `subject` clipped by the convex counter-clockwise polygon `clip`.
-fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Vec<Vec2> {
-    let mut output = subject.to_vec();
+fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
+    let mut output: Polygon2 = subject.iter().copied().collect();
+    let mut input = Polygon2::new();
     for i in 0..clip.len() {
-        let (c0, c1) = (clip[i], clip[(i + 1) % clip.len()]);
+        let (c0, c1) = (clip[i], clip[after(i, clip.len())]);
         let edge = c1 - c0;
         if edge.norm_squared() == 0.0 {
             continue;
         }
-        let input = std::mem::take(&mut output);
+        std::mem::swap(&mut input, &mut output);
+        output.clear();
         let side = |p: &Vec2| cross2(&edge, &(p - c0));
-        for k in 0..input.len() {
-            let (previous, current) = (input[(k + input.len() - 1) % input.len()], input[k]);
-            let (s_previous, s_current) = (side(&previous), side(&current));
+        let Some(&last) = input.last() else { break };
+        let (mut previous, mut s_previous) = (last, side(&last));
+        for &current in input.iter() {
+            let s_current = side(&current);
             if s_current >= 0.0 {
                 if s_previous < 0.0 {
                     output.push(previous + (current - previous) * (s_previous / (s_previous - s_current)));
@@ -549,6 +572,7 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Vec<Vec2> {
             } else if s_previous >= 0.0 {
                 output.push(previous + (current - previous) * (s_previous / (s_previous - s_current)));
             }
+            (previous, s_previous) = (current, s_current);
         }
         if output.is_empty() {
             break;
@@ -561,12 +585,13 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Vec<Vec2> {
 fn width(polygon: &[Vec2]) -> f64 {
     let mut least = f64::INFINITY;
     for i in 0..polygon.len() {
-        let edge = polygon[(i + 1) % polygon.len()] - polygon[i];
+        let edge = polygon[after(i, polygon.len())] - polygon[i];
         let length = edge.norm();
         if length <= 0.0 {
             continue;
         }
-        let extent = polygon.iter().map(|p| cross2(&edge, &(p - polygon[i])).abs() / length).fold(0.0, f64::max);
+        // (One division: the largest quotient is the largest cross product's.)
+        let extent = polygon.iter().map(|p| cross2(&edge, &(p - polygon[i])).abs()).fold(0.0, f64::max) / length;
         least = least.min(extent);
     }
     if least.is_finite() {
@@ -587,34 +612,34 @@ fn fade(patch_width: f64, width_a: f64, width_b: f64, depth: f64) -> f64 {
     ((patch_width - depth.max(0.0)) / reference).clamp(0.0, 1.0)
 }
 
-fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Vec<PatchPoint> {
+fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
     let clipped = clip_polygon(pa, pb);
     if clipped.is_empty() {
-        return Vec::new();
+        return Patch::new();
     }
     let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
     let count = clipped.len();
-    let edges: Vec<f64> = (0..count).map(|i| (clipped[(i + 1) % count] - clipped[i]).norm()).collect();
+    let edges: SmallList<f64, 12> = (0..count).map(|i| (clipped[after(i, count)] - clipped[i]).norm()).collect();
     let perimeter: f64 = edges.iter().sum();
     (0..count)
         .map(|i| {
-            let share = if perimeter > 0.0 { (edges[(i + count - 1) % count] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
+            let share = if perimeter > 0.0 { (edges[if i == 0 { count - 1 } else { i - 1 }] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
             same(clipped[i], total * share)
         })
         .collect()
 }
 
-fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Vec<PatchPoint> {
+fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Patch {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for i in 0..polygon.len() {
-        let (c0, c1) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        let (c0, c1) = (polygon[i], polygon[after(i, polygon.len())]);
         let edge = c1 - c0;
         if edge.norm_squared() == 0.0 {
             continue;
         }
         let (sa, sb) = (cross2(&edge, &(a - c0)), cross2(&edge, &(b - c0)));
         if sa < 0.0 && sb < 0.0 {
-            return Vec::new();
+            return Patch::new();
         }
         if sa < 0.0 {
             t0 = t0.max(sa / (sa - sb));
@@ -623,15 +648,15 @@ fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Vec<PatchP
         }
     }
     if t0 > t1 {
-        return Vec::new();
+        return Patch::new();
     }
     let length = (b - a).norm();
     if length <= 1e-12 * width(polygon) {
         // Seen end-on: one point.
-        return vec![same(a, 1.0)];
+        return [same(a, 1.0)].into_iter().collect();
     }
     let total = 2.0 * fade((t1 - t0) * length, length, width(polygon), depth);
-    vec![same(a + (b - a) * t0, total / 2.0), same(a + (b - a) * t1, total / 2.0)]
+    [same(a + (b - a) * t0, total / 2.0), same(a + (b - a) * t1, total / 2.0)].into_iter().collect()
 }
 
 /// The point of segment a-b nearest to p.
@@ -666,15 +691,15 @@ fn closest_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Vec2) {
     candidates.into_iter().min_by(|x, y| (x.0 - x.1).norm_squared().total_cmp(&(y.0 - y.1).norm_squared())).unwrap_or((a0, b0))
 }
 
-fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, depth: f64) -> Vec<PatchPoint> {
+fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, depth: f64) -> Patch {
     let (la, lb) = ((a1 - a0).norm(), (b1 - b0).norm());
     let (crossing_a, crossing_b) = closest_segments(a0, a1, b0, b1);
     if la == 0.0 || lb == 0.0 {
-        return vec![PatchPoint { q_a: crossing_a, q_b: crossing_b, weight: 1.0 }];
+        return [PatchPoint { q_a: crossing_a, q_b: crossing_b, weight: 1.0 }].into_iter().collect();
     }
     let sine = cross2(&(a1 - a0), &(b1 - b0)).abs() / (la * lb);
     let crossing = ((sine - PARALLEL_SINES.0) / (PARALLEL_SINES.1 - PARALLEL_SINES.0)).clamp(0.0, 1.0);
-    let mut points = Vec::new();
+    let mut points = Patch::new();
     let mut overlap_weight = 0.0;
     if crossing < 1.0 {
         // The part of A lying alongside B.
@@ -717,12 +742,12 @@ mod tests {
         // and the weighted centroid change by O(step), not by a jump.
         let big = square(Vec2::zeros(), 1.0);
         let moments = |x: f64| {
-            let small = counter_clockwise(vec![
+            let small = counter_clockwise(Polygon2::from_iter([
                 Vec2::new(x, 0.0),
                 Vec2::new(x - 0.3, 0.3),
                 Vec2::new(x - 0.6, 0.0),
                 Vec2::new(x - 0.3, -0.3),
-            ]);
+            ]));
             let patch = polygon_polygon(&small, &big, 1e-3);
             let total: f64 = patch.iter().map(|p| p.weight).sum();
             let moment: Vec2 = patch.iter().map(|p| p.q_a * p.weight).sum();

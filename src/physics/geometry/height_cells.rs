@@ -140,7 +140,15 @@ impl HeightCells {
     /// A lower bound on the least vertex height over the directions of the cone `axis . m >=
     /// cos_t` (`axis` unit, in the hull's frame); `None` when the table is empty or the cone is too
     /// wide for the neighbour lists.
+    #[cfg(test)]
     pub(crate) fn least_in_cone(&self, axis: &Vec3, cos_t: f64) -> Option<f64> {
+        self.least_in(axis, &self.cone(cos_t)?)
+    }
+
+    /// The cone of the cosine `cos_t` about any axis as [`HeightCells::least_in`] takes it, or
+    /// `None` when it is too wide for the neighbour lists (or the table is empty). Every table
+    /// has the same cells, so one cone serves the tables of both hulls.
+    pub(crate) fn cone(&self, cos_t: f64) -> Option<Cone> {
         if self.least.is_empty() || !(-1.0..=1.0).contains(&cos_t) {
             return None;
         }
@@ -154,21 +162,38 @@ impl HeightCells {
         }
         // Every cell is taken as wide as the widest (a superset of the cells meeting the cone);
         // the rows are sorted by their angle to the home cell, which is at most t + 2 widest.
-        let reach = cos_sum(cos_t, sin_t, cos_w, sin_w);
-        let row_end = (t + 2.0 * widest).cos();
+        Some(Cone { reach: cos_sum(cos_t, sin_t, cos_w, sin_w), row_end: (t + 2.0 * widest).cos(), widest })
+    }
+
+    /// [`HeightCells::least_in_cone`] for a cone from [`HeightCells::cone`] (of this table or
+    /// another: `None` if the other's cells were wider).
+    pub(crate) fn least_in(&self, axis: &Vec3, cone: &Cone) -> Option<f64> {
+        if self.least.is_empty() || cone.widest < self.widest.0 {
+            return None;
+        }
         let home = cell_of(axis);
         let row = self.neighbor_start[home] as usize..self.neighbor_start[home + 1] as usize;
         let mut least = f64::INFINITY;
         for &(k, cos_home) in &self.neighbors[row] {
-            if f64::from(cos_home) < row_end {
+            if f64::from(cos_home) < cone.row_end {
                 break;
             }
-            if axis.dot(&self.cells[k as usize].0) >= reach {
+            if axis.dot(&self.cells[k as usize].0) >= cone.reach {
                 least = least.min(self.least[k as usize]);
             }
         }
         least.is_finite().then_some(least)
     }
+}
+
+/// A cone's reach and the end of the neighbour rows it needs (see [`HeightCells::cone`]).
+pub(crate) struct Cone {
+    /// The least cosine to the axis of a cell (taken as wide as the widest) meeting the cone.
+    reach: f64,
+    /// Neighbour rows are read down to this cosine to the home cell.
+    row_end: f64,
+    /// The widest cell radius the cone was built for.
+    widest: f64,
 }
 
 #[cfg(test)]

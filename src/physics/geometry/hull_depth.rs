@@ -21,9 +21,9 @@
 //!   distance from its centre) of the faces around the support vertex; so a face (its own
 //!   height) or an edge (the lower of its two faces') is dropped before the exact tests when its
 //!   bound with the least height the walk met on the other hull exceeds `p(u)`. A pair of edges
-//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, and B's
-//!   edges are ordered by that bound, so each of A's edges tests only the pairs that can still
-//!   beat the least overlap found so far.
+//!   is bounded by both edges' heights and the nearest approach of either arc to `u`, so each of
+//!   A's edges tests only the pairs of B's that can still beat the least overlap found so far
+//!   (B's keys in a row, in the walk's order: sorting them cost more than the pairs it skipped).
 //! - The hulls' support vertices along the answer are among the walked ones: the search returns
 //!   those of the winning candidate, and the callers' support climbs start from them.
 //!
@@ -45,6 +45,10 @@ const MAX_VERTICES: usize = 64;
 const MAX_EDGES: usize = 96;
 /// Edge pairs tested at most.
 const MAX_PAIRS: usize = 16_384;
+/// Rounds of narrowing the cone by the cube maps: one (the benchmark's pair measured 43,559
+/// instructions with one, 44,023 with two, 45,434 with three: a second round's two table queries
+/// cost more than the smaller walks save).
+const NARROWING: usize = 1;
 /// Slack on the cone's cosine against rounding.
 const SLACK: f64 = 1e-9;
 
@@ -57,8 +61,8 @@ pub(crate) struct GaussMap {
     /// `normal . vertex` of each face: the support value along its normal.
     offsets: Vec<f64>,
     /// For each entry of the graph's neighbour rows (the edge from a vertex to that neighbour),
-    /// the two faces sharing the edge.
-    edge_faces: Vec<[u32; 2]>,
+    /// the two faces sharing the edge and the cosine of its arc.
+    edges: Vec<GaussEdge>,
     centre: Vec3,
     /// The distance from `centre` to each face's plane (`offset - normal . centre`).
     heights: Vec<f64>,
@@ -71,9 +75,20 @@ pub(crate) struct GaussMap {
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
-    /// Per face, its first edge (its first two vertices, the smaller first): the walked edge from
-    /// which the face is taken as a candidate, once.
-    face_edges: Vec<[u32; 2]>,
+}
+
+/// One entry of a hull's neighbour rows on its Gauss map: the edge from a vertex to a neighbour.
+#[derive(Clone, Copy, Debug, Default)]
+struct GaussEdge {
+    /// The two faces sharing the edge.
+    faces: [u32; 2],
+    /// The cosine of the edge's arc: the dot product of its two faces' normals.
+    cos: f64,
+    /// The lower height of its two faces.
+    height: f64,
+    /// Bit `i` set when the edge is the first edge of `faces[i]` (its first two vertices): the
+    /// walked edge from which a face is taken as a candidate, once (from either direction).
+    first: u8,
 }
 
 impl GaussMap {
@@ -86,27 +101,31 @@ impl GaussMap {
         let vertex_heights: Vec<f64> =
             (0..vertices.len()).map(|v| graph.faces_of(v).iter().map(|&f| heights[f as usize]).fold(f64::INFINITY, f64::min)).collect();
         let mut usable = inradius > 0.0 && inradius.is_finite();
-        let mut edge_faces = Vec::with_capacity(graph.neighbors.len());
-        for v in 0..vertices.len() {
-            for &w in graph.neighbors(v) {
-                let shared: Vec<u32> = graph.faces_of(v).iter().copied().filter(|f| graph.faces_of(w as usize).contains(f)).collect();
-                if shared.len() == 2 {
-                    edge_faces.push([shared[0], shared[1]]);
-                } else {
-                    usable = false;
-                    edge_faces.push([0, 0]);
-                }
-            }
-        }
-        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        let face_edges = faces
+        // Per face, its first edge (its first two vertices, the smaller first).
+        let face_edges: Vec<[u32; 2]> = faces
             .iter()
             .map(|f| match f.vertices[..] {
                 [p, q, ..] => [p.min(q), p.max(q)],
                 _ => [u32::MAX, u32::MAX],
             })
             .collect();
-        GaussMap { normals, offsets, edge_faces, centre, heights, vertex_heights, inradius, usable, cells, face_edges }
+        let mut edges = Vec::with_capacity(graph.neighbors.len());
+        for v in 0..vertices.len() {
+            for &w in graph.neighbors(v) {
+                let shared: Vec<u32> = graph.faces_of(v).iter().copied().filter(|f| graph.faces_of(w as usize).contains(f)).collect();
+                if let [f1, f2] = shared[..] {
+                    let key = [(v as u32).min(w), (v as u32).max(w)];
+                    let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
+                    let (cos, height) = (normals[f1 as usize].dot(&normals[f2 as usize]), heights[f1 as usize].min(heights[f2 as usize]));
+                    edges.push(GaussEdge { faces: [f1, f2], cos, height, first });
+                } else {
+                    usable = false;
+                    edges.push(GaussEdge::default());
+                }
+            }
+        }
+        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
+        GaussMap { normals, offsets, edges, centre, heights, vertex_heights, inradius, usable, cells }
     }
 }
 
@@ -114,26 +133,87 @@ impl GaussMap {
 struct Walk {
     vertices: [u32; MAX_VERTICES],
     vertex_count: usize,
-    /// Edges (smaller vertex, larger vertex, face, face) whose arcs meet the cone.
+    /// Edges (vertex walked from, its neighbour, face, face) whose arcs meet the cone.
     edges: [[u32; 4]; MAX_EDGES],
+    /// Per edge, [`GaussEdge::first`].
+    first: [u8; MAX_EDGES],
     edge_count: usize,
     /// The least vertex height among the vertices.
     least: f64,
 }
 
-/// A small open-addressing map from vertex index to its position in a walk (no allocation).
+/// Per walked edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis.
+type EdgeBounds = [(f64, f64); MAX_EDGES];
+
+/// Where a vertex stands in a walk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// Not met yet.
+    New,
+    /// In the walk, not walked from yet.
+    Queued,
+    /// Walked from: its edges were tested from it.
+    Done,
+}
+
+/// The vertices a walk has met (no allocation).
+trait Marks {
+    fn new() -> Self;
+    fn mark(&self, v: u32) -> Mark;
+    /// `v` (new) joins the walk.
+    fn queue(&mut self, v: u32);
+    /// `v` (the next in the walk's order) is walked from.
+    fn done(&mut self, v: u32);
+}
+
+/// [`Marks`] as two bit sets, for hulls of at most [`BIT_VERTICES`] vertices.
+struct Bits {
+    queued: [u64; BIT_VERTICES / 64],
+    done: [u64; BIT_VERTICES / 64],
+}
+
+const BIT_VERTICES: usize = 4096;
+
+impl Marks for Bits {
+    fn new() -> Bits {
+        Bits { queued: [0; BIT_VERTICES / 64], done: [0; BIT_VERTICES / 64] }
+    }
+
+    #[inline(always)]
+    fn mark(&self, v: u32) -> Mark {
+        let (word, bit) = ((v >> 6) as usize % (BIT_VERTICES / 64), 1u64 << (v & 63));
+        if self.done[word] & bit != 0 {
+            Mark::Done
+        } else if self.queued[word] & bit != 0 {
+            Mark::Queued
+        } else {
+            Mark::New
+        }
+    }
+
+    #[inline(always)]
+    fn queue(&mut self, v: u32) {
+        self.queued[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+    }
+
+    #[inline(always)]
+    fn done(&mut self, v: u32) {
+        self.done[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+    }
+}
+
+/// [`Marks`] as a small open-addressing map from vertex index to its position in the walk, for
+/// larger hulls: the vertices before the `walked` first were walked from.
 struct Seen {
     keys: [u32; SEEN_SLOTS],
     positions: [u8; SEEN_SLOTS],
+    count: usize,
+    walked: usize,
 }
 
-const SEEN_SLOTS: usize = 4 * MAX_VERTICES;
+const SEEN_SLOTS: usize = 2 * MAX_VERTICES;
 
 impl Seen {
-    fn new() -> Seen {
-        Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS] }
-    }
-
     /// The position of `v`, or `Err(slot)` with the free slot where it goes.
     #[inline]
     fn find(&self, v: u32) -> Result<usize, usize> {
@@ -146,23 +226,59 @@ impl Seen {
             }
         }
     }
+}
 
-    fn insert_at(&mut self, slot: usize, v: u32, position: usize) {
-        self.keys[slot] = v;
-        self.positions[slot] = position as u8;
+impl Marks for Seen {
+    fn new() -> Seen {
+        Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS], count: 0, walked: 0 }
+    }
+
+    #[inline]
+    fn mark(&self, v: u32) -> Mark {
+        match self.find(v) {
+            Ok(position) if position < self.walked => Mark::Done,
+            Ok(_) => Mark::Queued,
+            Err(_) => Mark::New,
+        }
+    }
+
+    /// (A walk holds at most [`MAX_VERTICES`], half the slots: the probe always ends.)
+    #[inline]
+    fn queue(&mut self, v: u32) {
+        if let Err(slot) = self.find(v) {
+            self.keys[slot] = v;
+            self.positions[slot] = self.count as u8;
+            self.count += 1;
+        }
+    }
+
+    #[inline]
+    fn done(&mut self, _: u32) {
+        self.walked += 1;
     }
 }
 
 /// Whether the great-circle arc from `n1` to `n2` (unit, not antipodal) comes within the cone
 /// `c . m >= cos_t` (`c` unit, `cos_t > 0`): [`arc_nearest`] `>= cos_t`, without its square root
 /// and division. Rounded toward yes.
-#[inline(always)]
+#[cfg(test)]
 fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
+    arc_in_cone(n1, n2, n1.dot(n2), c, cos_t).is_some()
+}
+
+/// [`arc_nearest`] of the arc from `n1` to `n2` (`k = n1 . n2`) when it meets the cone (as
+/// [`arc_meets_cone`]), `None` otherwise: the walk's test, which keeps the bound of the arcs it
+/// takes for the edge pairs.
+#[inline(always)]
+fn arc_in_cone(n1: &Vec3, n2: &Vec3, k: f64, c: &Vec3, cos_t: f64) -> Option<f64> {
     let (a1, a2) = (n1.dot(c), n2.dot(c));
-    if a1 >= cos_t || a2 >= cos_t {
-        return true;
-    }
-    let k = n1.dot(n2);
+    let meets = a1 >= cos_t || a2 >= cos_t || arc_reaches(a1, a2, k, cos_t);
+    meets.then(|| nearest_of(a1, a2, k))
+}
+
+/// Whether an arc whose ends are both outside the cone comes within it (see [`arc_meets_cone`]).
+#[inline(always)]
+fn arc_reaches(a1: f64, a2: f64, k: f64, cos_t: f64) -> bool {
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
         return a1.max(a2) + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING >= cos_t;
@@ -174,7 +290,14 @@ fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
 
 impl Walk {
     fn new() -> Walk {
-        Walk { vertices: [0; MAX_VERTICES], vertex_count: 0, edges: [[0; 4]; MAX_EDGES], edge_count: 0, least: f64::INFINITY }
+        Walk {
+            vertices: [0; MAX_VERTICES],
+            vertex_count: 0,
+            edges: [[0; 4]; MAX_EDGES],
+            first: [0; MAX_EDGES],
+            edge_count: 0,
+            least: f64::INFINITY,
+        }
     }
 }
 
@@ -184,10 +307,16 @@ impl Walk {
 /// `beta = (c.n2 - k c.n1) / (1 - k^2)`, `k = n1.n2`: on the arc when both are at least 0, and
 /// `c` is at the cosine `sqrt(alpha c.n1 + beta c.n2)` from it. A very short arc (`1 - k^2`
 /// tiny) is bounded by its nearer end plus its chord instead.
-#[inline(always)]
+#[cfg(test)]
 fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
-    let (a1, a2, k) = (n1.dot(c), n2.dot(c), n1.dot(n2));
-    let ends = a1.max(a2);
+    nearest_of(n1.dot(c), n2.dot(c), n1.dot(n2))
+}
+
+/// [`arc_nearest`] from `a1 = n1 . c`, `a2 = n2 . c` and `k = n1 . n2`.
+#[inline(always)]
+fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
+    // (`if` rather than `f64::max`: one instruction; the operands are finite.)
+    let ends = if a1 > a2 { a1 } else { a2 };
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
         return ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
@@ -196,7 +325,8 @@ fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
     if x < 0.0 || y < 0.0 {
         return ends + ARC_ROUNDING;
     }
-    ends.max(((x * a1 + y * a2) / sine2).max(0.0).sqrt()) + ARC_ROUNDING
+    let foot = ((x * a1 + y * a2) / sine2).max(0.0).sqrt();
+    (if foot > ends { foot } else { ends }) + ARC_ROUNDING
 }
 
 /// Rounding allowance of [`arc_nearest`] (cosines; a foot near an end of the arc may be taken
@@ -206,36 +336,36 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
 /// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
 /// `None` when a buffer fills.
-fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
+/// Per edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis go into
+/// `bounds` (apart from `out`: kept apart, each buffer is cleared with vector stores).
+fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
     out.vertex_count = 1;
-    let mut seen = Seen::new();
+    let mut marks = M::new();
     out.vertices[0] = start as u32;
-    if let Err(slot) = seen.find(start as u32) {
-        seen.insert_at(slot, start as u32, 0);
-    }
+    marks.queue(start as u32);
     let mut head = 0;
     while head < out.vertex_count {
         let v = out.vertices[head] as usize;
+        marks.done(v as u32);
         out.least = out.least.min(gauss.vertex_heights[v]);
         let (from, to) = (graph.neighbor_start[v] as usize, graph.neighbor_start[v + 1] as usize);
-        for k in from..to {
-            let w = graph.neighbors[k];
-            let found = seen.find(w);
+        for (&w, edge) in graph.neighbors[from..to].iter().zip(&gauss.edges[from..to]) {
+            let mark = marks.mark(w);
             // An edge to a vertex already walked from was tested from there.
-            if matches!(found, Ok(position) if position < head) {
+            if mark == Mark::Done {
                 continue;
             }
-            let [f1, f2] = gauss.edge_faces[k];
-            if !arc_meets_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], c, cos_t) {
+            let [f1, f2] = edge.faces;
+            let Some(nearest) = arc_in_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], edge.cos, c, cos_t) else {
                 continue;
-            }
-            if let Err(slot) = found {
+            };
+            if mark == Mark::New {
                 if out.vertex_count == MAX_VERTICES {
                     return None;
                 }
-                seen.insert_at(slot, w, out.vertex_count);
+                marks.queue(w);
                 out.vertices[out.vertex_count] = w;
                 out.vertex_count += 1;
             }
@@ -243,6 +373,8 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -
                 return None;
             }
             out.edges[out.edge_count] = [v as u32, w, f1, f2];
+            out.first[out.edge_count] = edge.first;
+            bounds[out.edge_count] = (edge.height, nearest);
             out.edge_count += 1;
         }
         head += 1;
@@ -250,8 +382,18 @@ fn walk(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -
     Some(())
 }
 
-/// One edge of a walk in W: its two vertices, the two face normals at its ends of the arc, and
-/// their cross product. (The edge's line in W is taken only for the pairs whose arcs cross.)
+/// [`walk`] with the marks that suit the hull's size.
+fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
+    if hull.vertices.len() <= BIT_VERTICES {
+        walk::<Bits>(hull, start, c, cos_t, out, bounds)
+    } else {
+        walk::<Seen>(hull, start, c, cos_t, out, bounds)
+    }
+}
+
+/// One edge of a walk in the frame of the edge pairs (B's): its two vertices, the two face normals
+/// at its ends of the arc, and their cross product. (The edge's line is taken only for the pairs
+/// whose arcs cross.)
 #[derive(Clone, Copy)]
 struct WorldEdge {
     vertex: u32,
@@ -273,7 +415,23 @@ impl WorldEdge {
         WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
     }
 
-    /// The edge's line in W: its first vertex and its direction (toward the other).
+    /// Edge `[v, w, f1, f2]` of `hull` in its own frame, its face normals multiplied by `sign`.
+    #[inline]
+    fn local(hull: &ConvexHull, edge: &[u32; 4], sign: f64, height: f64) -> WorldEdge {
+        let n1 = hull.gauss.normals[edge[2] as usize] * sign;
+        let n2 = hull.gauss.normals[edge[3] as usize] * sign;
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
+    }
+
+    /// The edge's line in its own frame: its first vertex and its direction (toward the other).
+    #[inline]
+    fn local_line(&self, hull: &ConvexHull) -> (Vec3, Vec3) {
+        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+        (a, b - a)
+    }
+
+    /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
+    /// (toward the other).
     #[inline]
     fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
         let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
@@ -313,9 +471,11 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     }
     // Narrower: the minimum's direction m has p(m) <= p(u) and p(m) >= least_A + least_B - L u.m
     // with the least heights over the cells of directions meeting the cone, so it lies in the
-    // cone of those; repeated while it narrows.
-    for _ in 0..2 {
-        let (Some(least_a), Some(least_b)) = (ga.cells.least_in_cone(&ua, cos_t), gb.cells.least_in_cone(&ub, cos_t)) else {
+    // cone of those; repeated while it narrows, at most NARROWING times.
+    for _ in 0..NARROWING {
+        // The cone's angle and reach, once for both tables.
+        let Some(cone) = ga.cells.cone(cos_t) else { break };
+        let (Some(least_a), Some(least_b)) = (ga.cells.least_in(&ua, &cone), gb.cells.least_in(&ub, &cone)) else {
             break;
         };
         let narrower = (least_a + least_b - along_u) / distance - SLACK;
@@ -325,8 +485,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         cos_t = narrower.min(1.0);
     }
     let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
-    walk(a, ia, &ua, cos_t, &mut walk_a)?;
-    walk(b, ib, &ub, cos_t, &mut walk_b)?;
+    let (mut bounds_a, mut bounds_b): (EdgeBounds, EdgeBounds) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
+    walk_any(a, ia, &ua, cos_t, &mut walk_a, &mut bounds_a)?;
+    walk_any(b, ib, &ub, cos_t, &mut walk_b, &mut bounds_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -338,7 +499,8 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // Within the cone each hull reaches at least its walked vertices' least height beyond its
     // centre, so a candidate whose own bound, `height + least of the other - L u.m`, exceeds
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
-    let threshold = |height: f64, other: f64| (height + other - along_u) / distance - SLACK;
+    // `nearest` (a cosine to u) below `(height + other - p(u)) / L - SLACK`, without a division.
+    let out_of_reach = |nearest: f64, height: f64, other: f64| distance * nearest < height + other - along_u - SLACK * distance;
     let mut best = (f64::INFINITY, u, [ia, ib]);
     let consider = |best: &mut (f64, Vec3, [usize; 2]), overlap: f64, m: Vec3, seeds: [usize; 2]| {
         if overlap < best.0 {
@@ -350,16 +512,15 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         (a, &walk_a, &ra, &pose_a.r, points_b, &walk_b, 1.0, ua, walk_b.least),
         (b, &walk_b, &rb, &pose_b.r, points_a, &walk_a, -1.0, ub, walk_a.least),
     ] {
-        // normal.axis >= threshold(height, other_least), without a division per face.
+        // normal.axis >= (height + other_least - p(u)) / L - SLACK, without a division per face.
         let face_bound = other_least - along_u - SLACK * distance;
         // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
         // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
         // whose normal is outside the cone, which the bound below may let through at the cone's
         // edge, has an overlap above p(u) by the cone's slack.)
-        for edge in &walk.edges[..walk.edge_count] {
-            let key = [edge[0].min(edge[1]), edge[0].max(edge[1])];
-            for f in [edge[2], edge[3]] {
-                if hull.gauss.face_edges[f as usize] != key {
+        for (edge, &first) in walk.edges[..walk.edge_count].iter().zip(&walk.first) {
+            for (f, bit) in [(edge[2], 1), (edge[3], 2)] {
+                if first & bit == 0 {
                     continue;
                 }
                 let normal = &hull.gauss.normals[f as usize];
@@ -387,39 +548,34 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // centre, so p(m) >= height_a + height_b - L u.m, and u.m is at most either arc's `nearest`:
     // with key = height - L nearest, p(m) >= key_a + height_b and p(m) >= height_a + key_b. An
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
-    // own cone); B's in the order of their keys, so that each of A's meets only those whose bound
-    // can still beat the least overlap found, and none when it cannot with the lowest of B's.
-    let bounds = |hull: &ConvexHull, edge: &[u32; 4], axis: &Vec3| {
-        let (n1, n2) = (&hull.gauss.normals[edge[2] as usize], &hull.gauss.normals[edge[3] as usize]);
-        let height = hull.gauss.heights[edge[2] as usize].min(hull.gauss.heights[edge[3] as usize]);
-        (height, arc_nearest(n1, n2, axis))
-    };
+    // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
+    // found, and none when it cannot with the lowest of B's.
     let margin = SLACK * distance;
+    // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
+    // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
+    let (r_ab, t_ab) = (rb.transpose() * ra, rb.transpose() * (pose_a.r - pose_b.r));
     let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
+    // B's keys and their edges' positions, in the walk's order.
     let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
     let mut lowest_b = f64::INFINITY;
-    for edge in &walk_b.edges[..walk_b.edge_count] {
-        let (height, nearest) = bounds(b, edge, &ub);
-        if nearest < threshold(height, walk_a.least) {
+    for (edge, &(height, nearest)) in walk_b.edges[..walk_b.edge_count].iter().zip(&bounds_b) {
+        if out_of_reach(nearest, height, walk_a.least) {
             continue;
         }
-        let key = height - distance * nearest;
-        let at = order_b.partition_point(|&(k, _)| k <= key);
-        order_b.insert(at, (key, edges_b.len() as u8));
-        edges_b.push(WorldEdge::new(b, edge, &rb, -1.0, height));
+        order_b.push((height - distance * nearest, edges_b.len() as u8));
+        edges_b.push(WorldEdge::local(b, edge, -1.0, height));
         lowest_b = lowest_b.min(height);
     }
-    for edge in &walk_a.edges[..walk_a.edge_count] {
-        let (height_a, nearest_a) = bounds(a, edge, &ua);
+    for (edge, &(height_a, nearest_a)) in walk_a.edges[..walk_a.edge_count].iter().zip(&bounds_a) {
         let key_a = height_a - distance * nearest_a;
-        if edges_b.is_empty() || nearest_a < threshold(height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+        if edges_b.is_empty() || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &ra, 1.0, height_a);
+        let ea = WorldEdge::new(a, edge, &r_ab, 1.0, height_a);
         let mut line_a = None;
         for &(key_b, k) in &order_b {
             if height_a + key_b > best.0 + margin {
-                break;
+                continue;
             }
             let eb = &edges_b[k as usize];
             if key_a + eb.height > best.0 + margin {
@@ -433,15 +589,18 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if a_dc * b_dc >= 0.0 || c_ba * b_dc <= 0.0 {
                 continue;
             }
-            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &ra, &pose_a.r));
-            let (point_b, direction_b) = eb.line(b, &rb, &pose_b.r);
+            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &r_ab, &t_ab));
+            let (point_b, direction_b) = eb.local_line(b);
             let Some(mut m) = direction_a.cross(&direction_b).try_normalize(0.0) else {
                 continue;
             };
             if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
                 m = -m;
             }
-            consider(&mut best, (point_a - point_b).dot(&m), m, [ea.vertex as usize, eb.vertex as usize]);
+            let overlap = (point_a - point_b).dot(&m);
+            if overlap < best.0 {
+                best = (overlap, rb * m, [ea.vertex as usize, eb.vertex as usize]);
+            }
         }
     }
     let (overlap, normal, seeds) = best;
@@ -491,7 +650,7 @@ mod tests {
             for v in 0..hull.vertices.len() {
                 for (k, &w) in hull.graph.neighbors(v).iter().enumerate() {
                     if (v as u32) < w {
-                        let [f1, f2] = hull.gauss.edge_faces[hull.graph.neighbor_start[v] as usize + k];
+                        let [f1, f2] = hull.gauss.edges[hull.graph.neighbor_start[v] as usize + k].faces;
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
                         let world = WorldEdge::new(hull, &edge, &rotation, sign, 0.0);
@@ -527,7 +686,7 @@ mod tests {
         assert!(h.gauss.inradius > 0.09 && h.gauss.inradius < 0.1);
         for v in 0..h.vertices.len() {
             for (k, &w) in h.graph.neighbors(v).iter().enumerate() {
-                let [f1, f2] = h.gauss.edge_faces[h.graph.neighbor_start[v] as usize + k];
+                let [f1, f2] = h.gauss.edges[h.graph.neighbor_start[v] as usize + k].faces;
                 for f in [f1, f2] {
                     let face = &h.faces[f as usize].vertices;
                     assert!(face.contains(&(v as u32)) && face.contains(&w));
@@ -631,6 +790,46 @@ mod tests {
             assert_eq!(b.support_index_from(&db, seed_b), crate::physics::shape::scan(&b.vertices, &db), "round {round}");
         }
         assert!(answered >= 15 && shallow >= 5 && deep >= 3, "{answered} answered: {shallow} shallow, {deep} deep");
+    }
+
+    /// The two kinds of marks (bit sets for hulls of up to 4096 vertices, the small map beyond)
+    /// walk the same vertices and edges in the same order, with the same bounds.
+    #[test]
+    fn both_kinds_of_marks_walk_alike() {
+        let mut rng = Rng(71);
+        let mut compared = 0;
+        for round in 0..40 {
+            let axes = Vec3::new(0.1, 0.1 + 0.05 * rng.next(), 0.1);
+            let h = hull(&mut rng, [60, 300, 1000][round % 3], axes);
+            let axis = rng.unit();
+            let cos_t = 0.9 + 0.099 * rng.next();
+            let start = h.support_index(&axis);
+            let (mut bits, mut seen) = (Walk::new(), Walk::new());
+            let (mut bounds_bits, mut bounds_seen) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
+            let by_bits = walk::<Bits>(&h, start, &axis, cos_t, &mut bits, &mut bounds_bits);
+            let by_seen = walk::<Seen>(&h, start, &axis, cos_t, &mut seen, &mut bounds_seen);
+            assert_eq!(by_bits, by_seen, "round {round}");
+            if by_bits.is_none() {
+                continue;
+            }
+            if bits.vertex_count > 3 {
+                compared += 1;
+            }
+            assert_eq!(bits.vertices[..bits.vertex_count], seen.vertices[..seen.vertex_count], "round {round}");
+            assert_eq!(bits.edges[..bits.edge_count], seen.edges[..seen.edge_count], "round {round}");
+            assert_eq!(bits.first[..bits.edge_count], seen.first[..seen.edge_count], "round {round}");
+            assert_eq!(bounds_bits[..bits.edge_count], bounds_seen[..seen.edge_count], "round {round}");
+            // No edge twice (in either direction), and every walked vertex once.
+            let mut keys: Vec<[u32; 2]> = bits.edges[..bits.edge_count].iter().map(|e| [e[0].min(e[1]), e[0].max(e[1])]).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), bits.edge_count, "round {round}");
+            let mut vertices = bits.vertices[..bits.vertex_count].to_vec();
+            vertices.sort_unstable();
+            vertices.dedup();
+            assert_eq!(vertices.len(), bits.vertex_count, "round {round}");
+        }
+        assert!(compared >= 20, "{compared} of 40 walked beyond 3 vertices");
     }
 
     /// The nearest approach of an arc to an axis bounds every sampled direction of the arc, is

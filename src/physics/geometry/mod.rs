@@ -39,6 +39,7 @@ pub mod parry;
 mod plane_sphere;
 mod polygon;
 mod rectangle_plane;
+mod small_list;
 mod sphere_sphere;
 mod surface_point;
 pub(crate) mod vertex_tree;
