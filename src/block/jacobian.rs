@@ -9,7 +9,10 @@
 
 use nalgebra::Vector3;
 
+use super::cloud_plane;
+use super::single_point::{Motion as Motion3, SinglePoint};
 use super::{Block, Frame as InputFrame, InputError, Inputs};
+use crate::physics::shape::Shape;
 use crate::physics::contact::{self, Motion, PointState};
 use crate::physics::dual::Dual;
 use crate::physics::geometry::kinematics::{Frame, NotDifferentiable};
@@ -185,6 +188,19 @@ impl Block {
         }
         let kinematics = self.pair.kinematics(&geometry_a, &geometry_b, &frame_a, &frame_b, scratch);
         let skip_apart = !self.is_stateful();
+        // A point cloud on a plane under stateless laws without couples: each point's force and
+        // torques through the lean single-point function over the dual (a point on a plane,
+        // `SinglePoint::point_on_plane`) rather than its contact and the general per-point force.
+        let array = |v: &Vector3<Dual<N>>| [v.x, v.y, v.z];
+        let cloud_on_plane = match (self.pair.shape_a(), self.pair.shape_b()) {
+            (Shape::Plane, Shape::PointCloud(cloud)) if cloud_plane::applies(&self.laws) => Some((true, cloud, &frame_a, &frame_b)),
+            (Shape::PointCloud(cloud), Shape::Plane) if cloud_plane::applies(&self.laws) => Some((false, cloud, &frame_b, &frame_a)),
+            _ => None,
+        }
+        .map(|(plane_is_a, cloud, plane, cloud_frame)| (plane_is_a, cloud, array(&plane.axes[2]), array(&plane.r), cloud_frame));
+        let (r_a, v_a, w_a) = (array(&motion_a.r), array(&motion_a.v), array(&motion_a.w));
+        let (r_b, v_b, w_b) = (array(&motion_b.r), array(&motion_b.v), array(&motion_b.w));
+        let (lean_a, lean_b) = (Motion3 { r: &r_a, v: &v_a, w: &w_a }, Motion3 { r: &r_b, v: &v_b, w: &w_b });
         let zero = Vector3::<Dual<N>>::zeros();
         let (mut force_b, mut torque_a, mut torque_b, mut normal_force) = (zero, zero, zero, Dual::c(0.0));
         // The deepest point found (its derivatives are taken at the end).
@@ -195,6 +211,15 @@ impl Block {
             }
             if skip_apart && found.separation >= 0.0 {
                 // Stateless laws carry exactly nothing there, with zero derivative.
+                return;
+            }
+            if let Some((plane_is_a, cloud, normal, origin, cloud_frame)) = &cloud_on_plane {
+                let point = array(&cloud_frame.fixed_point(&cloud.points[found.id as usize]));
+                let (f, t_a, t_b, carried) = SinglePoint::point_on_plane(&self.laws, *plane_is_a, normal, origin, &point, &lean_a, &lean_b);
+                force_b += Vector3::from(f);
+                torque_a += Vector3::from(t_a);
+                torque_b += Vector3::from(t_b);
+                normal_force += carried;
                 return;
             }
             let cp = kinematics.point(found);

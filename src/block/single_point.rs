@@ -225,6 +225,31 @@ impl SinglePoint {
         Wrench { separation: height, n: toward_b(normal.array()), point_w, normal_force, slip_speed, friction_force, f, t_a, t_b, passed_through }
     }
 
+    /// The force on B and the torques on A and B of a point at `point` on the plane through
+    /// `origin` with unit `normal` (plane as A when `plane_is_a`), and its normal force when it
+    /// carries: [`SinglePoint::wrench`] of a point (radius 0) over the dual, for the derivatives
+    /// of a point cloud on a plane under stateless laws without couples
+    /// (`Block::tangents_of_points`), which the cloud's points take one by one.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn point_on_plane<const N: usize>(
+        laws: &Laws,
+        plane_is_a: bool,
+        normal: &[Dual<N>; 3],
+        origin: &[Dual<N>; 3],
+        point: &[Dual<N>; 3],
+        a: &Motion<'_, Dual<N>>,
+        b: &Motion<'_, Dual<N>>,
+    ) -> ([Dual<N>; 3], [Dual<N>; 3], [Dual<N>; 3], Dual<N>) {
+        let single = SinglePoint { plane_is_a, radius: 0.0 };
+        let w = if plane_is_a {
+            single.wrench::<Dual<N>, true>(laws, normal, origin, point, false, a, b)
+        } else {
+            single.wrench::<Dual<N>, false>(laws, normal, origin, point, false, a, b)
+        };
+        let normal_force = if w.normal_force.v > 0.0 { w.normal_force } else { Dual::c(0.0) };
+        (w.f, w.t_a, w.t_b, normal_force)
+    }
+
     /// [`Block::output_tangents`] of `block` (whose pair and laws made this `SinglePoint`): the
     /// forward derivatives of [`SinglePoint::wrench`], the function whose values the outputs are,
     /// along each of the `N` seeds. The plane's normal, origin and the sphere's centre are the
@@ -280,10 +305,10 @@ impl SinglePoint {
 }
 
 /// One body's position and twist in W: the inputs' own arrays, or dual numbers.
-struct Motion<'a, R> {
-    r: &'a [R; 3],
-    v: &'a [R; 3],
-    w: &'a [R; 3],
+pub(super) struct Motion<'a, R> {
+    pub(super) r: &'a [R; 3],
+    pub(super) v: &'a [R; 3],
+    pub(super) w: &'a [R; 3],
 }
 
 impl<'a> Motion<'a, f64> {
