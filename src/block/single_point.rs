@@ -16,14 +16,20 @@
 //! centre's (so that the laws do not wait for the force point: the evaluation's time is one
 //! chain of dependent operations); a carrying point's contact
 //! point `p_0` is the point itself (the general path divides `p f_n` by `f_n`) and the slip speed
-//! there is the point's; the sums' zeros are not added (so a zero force or torque component may
-//! keep a minus sign). Everything else is computed with the general path's operations in its
-//! order. `tests::the_lean_path_gives_the_general_outputs` checks every output against the
+//! there is the point's; the friction force's size is the slip speed times `f_n mu(v) / v` (the
+//! general path takes the norm of the force); on the ground (a plane whose quaternion is exactly
+//! (1, 0, 0, 0)) the products with the normal z are written out ([`Up`]), which for finite
+//! inputs changes at most the sign of a zero; the sums' zeros are not added (so a zero force or
+//! torque component may keep a minus sign). Everything else is computed with the general path's
+//! operations in its order. `tests::the_lean_path_gives_the_general_outputs` checks every output against the
 //! general path to 1e-12 relative to the size of its kind (forces, torques, positions, speeds),
 //! the forces also within the depth's rounding (64 eps times the positions' size) times the
 //! measured slope of the force, and at a separation within that rounding of zero (where the
 //! two may disagree on touching) the geometry only; over every stateless law pair, both
 //! orders, sphere and point, offsets and `max_depth`. Notes and refusals are the same exactly.
+//!
+//! The derivatives ([`SinglePoint::tangents`]) are those of the same function: the physics is
+//! written once, over `f64` and the dual ([`SinglePoint::wrench`]).
 
 use super::{checked_quaternion, Block, Frame, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
 use super::jacobian::{input_vector, DERIVATIVE_OUTPUTS, INPUTS};
