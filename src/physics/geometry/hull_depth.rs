@@ -32,8 +32,6 @@
 //! not overlap along every candidate, when the cone is wider than [`MIN_COS`] allows, when a walk
 //! outgrows its fixed buffers, or for a hull whose Gauss map could not be built.
 
-use nalgebra::Matrix3;
-
 use super::height_cells::HeightCells;
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::{ConvexHull, HullFace, HullGraph};
@@ -80,6 +78,11 @@ pub(crate) struct GaussMap {
 /// One entry of a hull's neighbour rows on its Gauss map: the edge from a vertex to a neighbour.
 #[derive(Clone, Copy, Debug, Default)]
 struct GaussEdge {
+    /// The outward unit normals of its two faces, at the ends of its arc (copies, read in place
+    /// by the walk), and their cross product `n2 x n1` (the edge-pair tests' plane of the arc).
+    n1: Vec3,
+    n2: Vec3,
+    n2_x_n1: Vec3,
     /// The two faces sharing the edge.
     faces: [u32; 2],
     /// The cosine of the edge's arc: the dot product of its two faces' normals.
@@ -116,8 +119,9 @@ impl GaussMap {
                 if let [f1, f2] = shared[..] {
                     let key = [(v as u32).min(w), (v as u32).max(w)];
                     let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
-                    let (cos, height) = (normals[f1 as usize].dot(&normals[f2 as usize]), heights[f1 as usize].min(heights[f2 as usize]));
-                    edges.push(GaussEdge { faces: [f1, f2], cos, height, first });
+                    let (n1, n2) = (normals[f1 as usize], normals[f2 as usize]);
+                    let height = heights[f1 as usize].min(heights[f2 as usize]);
+                    edges.push(GaussEdge { n1, n2, n2_x_n1: n2.cross(&n1), faces: [f1, f2], cos: n1.dot(&n2), height, first });
                 } else {
                     usable = false;
                     edges.push(GaussEdge::default());
@@ -133,17 +137,24 @@ impl GaussMap {
 struct Walk {
     vertices: [u32; MAX_VERTICES],
     vertex_count: usize,
-    /// Edges (vertex walked from, its neighbour, face, face) whose arcs meet the cone.
-    edges: [[u32; 4]; MAX_EDGES],
-    /// Per edge, [`GaussEdge::first`].
-    first: [u8; MAX_EDGES],
+    /// Edges whose arcs meet the cone.
+    edges: [WalkEdge; MAX_EDGES],
     edge_count: usize,
     /// The least vertex height among the vertices.
     least: f64,
 }
 
-/// Per walked edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis.
-type EdgeBounds = [(f64, f64); MAX_EDGES];
+/// An edge a walk took: from a walked vertex to its neighbour (its other end, faces and height
+/// are in its [`GaussEdge`]). Small, so that a new walk's zeros are one memset of under 2 KiB,
+/// which glibc does with vector stores (above, with `rep stosb`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct WalkEdge {
+    vertex: u32,
+    /// Its entry in the hull's [`GaussMap::edges`] and the graph's neighbour rows.
+    gauss: u32,
+    /// [`arc_nearest`] of its arc to the cone's axis.
+    nearest: f64,
+}
 
 /// Where a vertex stands in a walk.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -268,36 +279,45 @@ fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
 
 /// [`arc_nearest`] of the arc from `n1` to `n2` (`k = n1 . n2`) when it meets the cone (as
 /// [`arc_meets_cone`]), `None` otherwise: the walk's test, which keeps the bound of the arcs it
-/// takes for the edge pairs.
+/// takes for the edge pairs. The test needs no square root or division; the bound's are taken only
+/// for the arcs that meet the cone.
 #[inline(always)]
 fn arc_in_cone(n1: &Vec3, n2: &Vec3, k: f64, c: &Vec3, cos_t: f64) -> Option<f64> {
     let (a1, a2) = (n1.dot(c), n2.dot(c));
-    let meets = a1 >= cos_t || a2 >= cos_t || arc_reaches(a1, a2, k, cos_t);
-    meets.then(|| nearest_of(a1, a2, k))
-}
-
-/// Whether an arc whose ends are both outside the cone comes within it (see [`arc_meets_cone`]).
-#[inline(always)]
-fn arc_reaches(a1: f64, a2: f64, k: f64, cos_t: f64) -> bool {
+    // (`if` rather than `f64::max`: one instruction; the operands are finite.)
+    let ends = if a1 > a2 { a1 } else { a2 };
     let sine2 = 1.0 - k * k;
     if sine2.is_nan() || sine2 <= 1e-6 {
-        return a1.max(a2) + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING >= cos_t;
+        // A very short arc: its nearer end plus its chord.
+        let nearest = ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
+        return (nearest >= cos_t).then_some(nearest);
     }
     let (x, y) = (a1 - k * a2, a2 - k * a1);
+    if x < 0.0 || y < 0.0 {
+        // The foot of the axis on the arc's circle is beyond an end: the nearer end.
+        return (ends >= cos_t).then_some(ends + ARC_ROUNDING);
+    }
+    let foot2 = x * a1 + y * a2;
     let reach = (cos_t - ARC_ROUNDING).max(0.0);
-    x >= 0.0 && y >= 0.0 && x * a1 + y * a2 >= reach * reach * sine2
+    if ends < cos_t && foot2 < reach * reach * sine2 {
+        return None;
+    }
+    let foot = (foot2 / sine2).max(0.0).sqrt();
+    Some((if foot > ends { foot } else { ends }) + ARC_ROUNDING)
 }
 
 impl Walk {
+    #[inline(always)]
     fn new() -> Walk {
-        Walk {
-            vertices: [0; MAX_VERTICES],
-            vertex_count: 0,
-            edges: [[0; 4]; MAX_EDGES],
-            first: [0; MAX_EDGES],
-            edge_count: 0,
-            least: f64::INFINITY,
-        }
+        // (A constant, all zero bits: cleared by a memset, not built and copied.)
+        const EMPTY: WalkEdge = WalkEdge { vertex: 0, gauss: 0, nearest: 0.0 };
+        Walk { vertices: [0; MAX_VERTICES], vertex_count: 0, edges: [EMPTY; MAX_EDGES], edge_count: 0, least: f64::INFINITY }
+    }
+
+    /// The edges taken, in the walk's order.
+    #[inline(always)]
+    fn edges(&self) -> &[WalkEdge] {
+        &self.edges[..self.edge_count]
     }
 }
 
@@ -313,7 +333,7 @@ fn arc_nearest(n1: &Vec3, n2: &Vec3, c: &Vec3) -> f64 {
 }
 
 /// [`arc_nearest`] from `a1 = n1 . c`, `a2 = n2 . c` and `k = n1 . n2`.
-#[inline(always)]
+#[cfg(test)]
 fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
     // (`if` rather than `f64::max`: one instruction; the operands are finite.)
     let ends = if a1 > a2 { a1 } else { a2 };
@@ -336,106 +356,59 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
 /// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
 /// `None` when a buffer fills.
-/// Per edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis go into
-/// `bounds` (apart from `out`: kept apart, each buffer is cleared with vector stores).
-fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
+fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
-    out.vertex_count = 1;
     let mut marks = M::new();
     out.vertices[0] = start as u32;
     marks.queue(start as u32);
+    // The counts and the least height in locals: the stores into `out` do not make the compiler
+    // reload them.
+    let (mut vertex_count, mut edge_count, mut least) = (1, 0, f64::INFINITY);
     let mut head = 0;
-    while head < out.vertex_count {
+    while head < vertex_count {
         let v = out.vertices[head] as usize;
+        head += 1;
         marks.done(v as u32);
-        out.least = out.least.min(gauss.vertex_heights[v]);
+        let height = gauss.vertex_heights[v];
+        if height < least {
+            least = height;
+        }
         let (from, to) = (graph.neighbor_start[v] as usize, graph.neighbor_start[v + 1] as usize);
-        for (&w, edge) in graph.neighbors[from..to].iter().zip(&gauss.edges[from..to]) {
+        for (index, (&w, edge)) in (from..to).zip(graph.neighbors[from..to].iter().zip(&gauss.edges[from..to])) {
             let mark = marks.mark(w);
             // An edge to a vertex already walked from was tested from there.
             if mark == Mark::Done {
                 continue;
             }
-            let [f1, f2] = edge.faces;
-            let Some(nearest) = arc_in_cone(&gauss.normals[f1 as usize], &gauss.normals[f2 as usize], edge.cos, c, cos_t) else {
+            let Some(nearest) = arc_in_cone(&edge.n1, &edge.n2, edge.cos, c, cos_t) else {
                 continue;
             };
             if mark == Mark::New {
-                if out.vertex_count == MAX_VERTICES {
+                if vertex_count == MAX_VERTICES {
                     return None;
                 }
                 marks.queue(w);
-                out.vertices[out.vertex_count] = w;
-                out.vertex_count += 1;
+                out.vertices[vertex_count] = w;
+                vertex_count += 1;
             }
-            if out.edge_count == MAX_EDGES {
+            if edge_count == MAX_EDGES {
                 return None;
             }
-            out.edges[out.edge_count] = [v as u32, w, f1, f2];
-            out.first[out.edge_count] = edge.first;
-            bounds[out.edge_count] = (edge.height, nearest);
-            out.edge_count += 1;
+            out.edges[edge_count] = WalkEdge { vertex: v as u32, gauss: index as u32, nearest };
+            edge_count += 1;
         }
-        head += 1;
     }
+    (out.vertex_count, out.edge_count, out.least) = (vertex_count, edge_count, least);
     Some(())
 }
 
 /// [`walk`] with the marks that suit the hull's size.
-fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
+fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     if hull.vertices.len() <= BIT_VERTICES {
-        walk::<Bits>(hull, start, c, cos_t, out, bounds)
+        walk::<Bits>(hull, start, c, cos_t, out)
     } else {
-        walk::<Seen>(hull, start, c, cos_t, out, bounds)
-    }
-}
-
-/// One edge of a walk in the frame of the edge pairs (B's): its two vertices, the two face normals
-/// at its ends of the arc, and their cross product. (The edge's line is taken only for the pairs
-/// whose arcs cross.)
-#[derive(Clone, Copy)]
-struct WorldEdge {
-    vertex: u32,
-    other: u32,
-    n1: Vec3,
-    n2: Vec3,
-    n2_x_n1: Vec3,
-    /// The lower height of the edge's two faces: along every direction of its arc the hull
-    /// reaches at least this far beyond its centre.
-    height: f64,
-}
-
-impl WorldEdge {
-    /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
-    #[inline]
-    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64, height: f64) -> WorldEdge {
-        let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
-        let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
-    }
-
-    /// Edge `[v, w, f1, f2]` of `hull` in its own frame, its face normals multiplied by `sign`.
-    #[inline]
-    fn local(hull: &ConvexHull, edge: &[u32; 4], sign: f64, height: f64) -> WorldEdge {
-        let n1 = hull.gauss.normals[edge[2] as usize] * sign;
-        let n2 = hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1), height }
-    }
-
-    /// The edge's line in its own frame: its first vertex and its direction (toward the other).
-    #[inline]
-    fn local_line(&self, hull: &ConvexHull) -> (Vec3, Vec3) {
-        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
-        (a, b - a)
-    }
-
-    /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
-    /// (toward the other).
-    #[inline]
-    fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
-        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
-        (rotation * a + translation, rotation * (b - a))
+        walk::<Seen>(hull, start, c, cos_t, out)
     }
 }
 
@@ -484,62 +457,71 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         }
         cos_t = narrower.min(1.0);
     }
-    let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
-    let (mut bounds_a, mut bounds_b): (EdgeBounds, EdgeBounds) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
-    walk_any(a, ia, &ua, cos_t, &mut walk_a, &mut bounds_a)?;
-    walk_any(b, ib, &ub, cos_t, &mut walk_b, &mut bounds_b)?;
+    // (Two statements: a tuple of the two would be built and then copied.)
+    let mut walk_a = Walk::new();
+    let mut walk_b = Walk::new();
+    walk_any(a, ia, &ua, cos_t, &mut walk_a)?;
+    walk_any(b, ib, &ub, cos_t, &mut walk_b)?;
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
-    // The walked vertices in W: the supports of every direction of the cone are among them.
-    let mut points: Vec<Vec3> = Vec::with_capacity(walk_a.vertex_count + walk_b.vertex_count);
-    points.extend(walk_a.vertices[..walk_a.vertex_count].iter().map(|&v| world_a(v as usize)));
-    points.extend(walk_b.vertices[..walk_b.vertex_count].iter().map(|&v| world_b(v as usize)));
-    let (points_a, points_b) = points.split_at(walk_a.vertex_count);
+    let margin = SLACK * distance;
     // Within the cone each hull reaches at least its walked vertices' least height beyond its
     // centre, so a candidate whose own bound, `height + least of the other - L u.m`, exceeds
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
     // `nearest` (a cosine to u) below `(height + other - p(u)) / L - SLACK`, without a division.
-    let out_of_reach = |nearest: f64, height: f64, other: f64| distance * nearest < height + other - along_u - SLACK * distance;
+    let out_of_reach = |nearest: f64, height: f64, other: f64| distance * nearest < height + other - along_u - margin;
     let mut best = (f64::INFINITY, u, [ia, ib]);
-    let consider = |best: &mut (f64, Vec3, [usize; 2]), overlap: f64, m: Vec3, seeds: [usize; 2]| {
-        if overlap < best.0 {
-            *best = (overlap, m, seeds);
-        }
-    };
-    // Faces of A against the deepest walked vertex of B, and the other way round.
-    for (hull, walk, rotation, translation, others, other_walk, sign, axis, other_least) in [
-        (a, &walk_a, &ra, &pose_a.r, points_b, &walk_b, 1.0, ua, walk_b.least),
-        (b, &walk_b, &rb, &pose_b.r, points_a, &walk_a, -1.0, ub, walk_a.least),
+    // Faces of A against the deepest walked vertex of B, and the other way round, each in its
+    // hull's frame: along a face's outward normal n (own frame), the overlap is its offset, plus
+    // `R^T (r_own - r_other) . n`, plus the other's deepest walked vertex along -n in the other's
+    // frame. The other's seed vertex (its support along the cone's axis) is one of those, so
+    // `offset + R^T (r_own - seed in W) . n` bounds the overlap from below: a face it already
+    // puts above the least found is not scanned.
+    let r_ab = rb.transpose() * ra;
+    let (t_ab, seed_a, seed_b) = (pose_a.r - pose_b.r, world_a(ia), world_b(ib));
+    for (hull, walk, other, other_walk, rotation, to_other, sign, shift, seed_shift, axis, other_least) in [
+        (a, &walk_a, b, &walk_b, &ra, r_ab, 1.0, ra.transpose() * t_ab, ra.transpose() * (pose_a.r - seed_b), ua, walk_b.least),
+        (b, &walk_b, a, &walk_a, &rb, r_ab.transpose(), -1.0, rb.transpose() * -t_ab, rb.transpose() * (pose_b.r - seed_a), ub, walk_a.least),
     ] {
         // normal.axis >= (height + other_least - p(u)) / L - SLACK, without a division per face.
-        let face_bound = other_least - along_u - SLACK * distance;
+        let face_bound = other_least - along_u - margin;
+        let deepest_of = &other_walk.vertices[..other_walk.vertex_count];
         // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
         // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
         // whose normal is outside the cone, which the bound below may let through at the cone's
         // edge, has an overlap above p(u) by the cone's slack.)
-        for (edge, &first) in walk.edges[..walk.edge_count].iter().zip(&walk.first) {
-            for (f, bit) in [(edge[2], 1), (edge[3], 2)] {
-                if first & bit == 0 {
+        for edge in walk.edges() {
+            let arc = &hull.gauss.edges[edge.gauss as usize];
+            if arc.first == 0 {
+                continue;
+            }
+            for (f, bit) in [(arc.faces[0] as usize, 1), (arc.faces[1] as usize, 2)] {
+                if arc.first & bit == 0 {
                     continue;
                 }
-                let normal = &hull.gauss.normals[f as usize];
-                if distance * normal.dot(&axis) - hull.gauss.heights[f as usize] < face_bound {
+                let normal = &hull.gauss.normals[f];
+                let offset = hull.gauss.offsets[f];
+                if distance * normal.dot(&axis) - hull.gauss.heights[f] < face_bound || offset + seed_shift.dot(normal) > best.0 + margin {
                     continue;
                 }
-                let outward = rotation * normal;
-                let own = hull.gauss.offsets[f as usize] + translation.dot(&outward);
-                let (mut other, mut deepest) = (f64::NEG_INFINITY, 0);
-                for (k, p) in others.iter().enumerate() {
-                    let x = -p.dot(&outward);
-                    if x > other {
-                        (other, deepest) = (x, k);
+                // -n in the other's frame, and the deepest walked vertex along it.
+                let m = -(to_other * normal);
+                let mut deepest = f64::NEG_INFINITY;
+                for &v in deepest_of {
+                    let x = other.vertices[v as usize].dot(&m);
+                    if x > deepest {
+                        deepest = x;
                     }
                 }
-                // A vertex of the face is the hull's support along its normal.
-                let (own_vertex, other_vertex) = (edge[0] as usize, other_walk.vertices[deepest] as usize);
-                let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
-                consider(&mut best, own + other, outward * sign, seeds);
+                let overlap = offset + shift.dot(normal) + deepest;
+                if overlap < best.0 {
+                    // (The first vertex as deep: the same products again.)
+                    let other_vertex = deepest_of.iter().copied().find(|&v| other.vertices[v as usize].dot(&m) == deepest).unwrap_or(deepest_of[0]);
+                    let (own_vertex, other_vertex) = (edge.vertex as usize, other_vertex as usize);
+                    let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
+                    best = (overlap, rotation * normal * sign, seeds);
+                }
             }
         }
     }
@@ -550,56 +532,67 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
     // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
     // found, and none when it cannot with the lowest of B's.
-    let margin = SLACK * distance;
+    // B's keys and their edges' positions in the walk, in the walk's order.
+    let mut order_b = [(0.0, 0u32); MAX_EDGES];
+    let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
+    for (k, edge) in walk_b.edges().iter().enumerate() {
+        let height = gb.edges[edge.gauss as usize].height;
+        if out_of_reach(edge.nearest, height, walk_a.least) {
+            continue;
+        }
+        order_b[kept_b] = (height - distance * edge.nearest, k as u32);
+        kept_b += 1;
+        if height < lowest_b {
+            lowest_b = height;
+        }
+    }
+    let order_b = &order_b[..kept_b];
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
-    let (r_ab, t_ab) = (rb.transpose() * ra, rb.transpose() * (pose_a.r - pose_b.r));
-    let mut edges_b: Vec<WorldEdge> = Vec::with_capacity(walk_b.edge_count);
-    // B's keys and their edges' positions, in the walk's order.
-    let mut order_b: Vec<(f64, u8)> = Vec::with_capacity(walk_b.edge_count);
-    let mut lowest_b = f64::INFINITY;
-    for (edge, &(height, nearest)) in walk_b.edges[..walk_b.edge_count].iter().zip(&bounds_b) {
-        if out_of_reach(nearest, height, walk_a.least) {
-            continue;
-        }
-        order_b.push((height - distance * nearest, edges_b.len() as u8));
-        edges_b.push(WorldEdge::local(b, edge, -1.0, height));
-        lowest_b = lowest_b.min(height);
-    }
-    for (edge, &(height_a, nearest_a)) in walk_a.edges[..walk_a.edge_count].iter().zip(&bounds_a) {
+    let t_ab = rb.transpose() * t_ab;
+    for edge_a in walk_a.edges() {
+        let arc_a = &ga.edges[edge_a.gauss as usize];
+        let (height_a, nearest_a) = (arc_a.height, edge_a.nearest);
         let key_a = height_a - distance * nearest_a;
-        if edges_b.is_empty() || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+        if order_b.is_empty() || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
         }
-        let ea = WorldEdge::new(a, edge, &r_ab, 1.0, height_a);
+        let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
+        let n2_x_n1 = n2.cross(&n1);
         let mut line_a = None;
-        for &(key_b, k) in &order_b {
+        for &(key_b, k) in order_b {
             if height_a + key_b > best.0 + margin {
                 continue;
             }
-            let eb = &edges_b[k as usize];
-            if key_a + eb.height > best.0 + margin {
+            let edge_b = &walk_b.edges[k as usize];
+            let arc_b = &gb.edges[edge_b.gauss as usize];
+            if key_a + arc_b.height > best.0 + margin {
                 continue;
             }
-            let (c_ba, d_ba) = (eb.n1.dot(&ea.n2_x_n1), eb.n2.dot(&ea.n2_x_n1));
+            // B's arc negated: its normals' signs are folded into the tests (the cross product
+            // of the two negated normals is the same).
+            let (c_ba, d_ba) = (arc_b.n1.dot(&n2_x_n1), arc_b.n2.dot(&n2_x_n1));
             if c_ba * d_ba >= 0.0 {
                 continue;
             }
-            let (a_dc, b_dc) = (ea.n1.dot(&eb.n2_x_n1), ea.n2.dot(&eb.n2_x_n1));
-            if a_dc * b_dc >= 0.0 || c_ba * b_dc <= 0.0 {
+            let (a_dc, b_dc) = (n1.dot(&arc_b.n2_x_n1), n2.dot(&arc_b.n2_x_n1));
+            if a_dc * b_dc >= 0.0 || c_ba * b_dc >= 0.0 {
                 continue;
             }
-            let (point_a, direction_a) = *line_a.get_or_insert_with(|| ea.line(a, &r_ab, &t_ab));
-            let (point_b, direction_b) = eb.local_line(b);
-            let Some(mut m) = direction_a.cross(&direction_b).try_normalize(0.0) else {
+            let (point_a, direction_a) = *line_a.get_or_insert_with(|| {
+                let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[a.graph.neighbors[edge_a.gauss as usize] as usize]);
+                (r_ab * p + t_ab, r_ab * (q - p))
+            });
+            let (point_b, other_b) = (b.vertices[edge_b.vertex as usize], b.vertices[b.graph.neighbors[edge_b.gauss as usize] as usize]);
+            let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
                 continue;
             };
-            if m.dot(&(ea.n1 + ea.n2)) < 0.0 {
+            if m.dot(&(n1 + n2)) < 0.0 {
                 m = -m;
             }
             let overlap = (point_a - point_b).dot(&m);
             if overlap < best.0 {
-                best = (overlap, rb * m, [ea.vertex as usize, eb.vertex as usize]);
+                best = (overlap, rb * m, [edge_a.vertex as usize, edge_b.vertex as usize]);
             }
         }
     }
@@ -611,8 +604,38 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
 mod tests {
     use super::*;
     use crate::physics::math::Rotation;
+    use nalgebra::Matrix3;
 
     use crate::test_rng::XorShift64Star as Rng;
+
+/// An edge of a hull in W for the brute force: its two vertices, the two face normals at its ends
+/// of the arc, and their cross product.
+#[derive(Clone, Copy)]
+struct WorldEdge {
+    vertex: u32,
+    other: u32,
+    n1: Vec3,
+    n2: Vec3,
+    n2_x_n1: Vec3,
+}
+
+impl WorldEdge {
+    /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
+    #[inline]
+    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64) -> WorldEdge {
+        let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
+        let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
+        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1) }
+    }
+
+    /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
+    /// (toward the other).
+    #[inline]
+    fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
+        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+        (rotation * a + translation, rotation * (b - a))
+    }
+}
 
     /// `n` points on an ellipsoid with these semi-axes: every point is a hull vertex.
     fn hull(rng: &mut Rng, n: usize, axes: Vec3) -> ConvexHull {
@@ -653,7 +676,7 @@ mod tests {
                         let [f1, f2] = hull.gauss.edges[hull.graph.neighbor_start[v] as usize + k].faces;
                         let edge = [v as u32, w, f1, f2];
                         let rotation = pose.q.to_rotation_matrix().into_inner();
-                        let world = WorldEdge::new(hull, &edge, &rotation, sign, 0.0);
+                        let world = WorldEdge::new(hull, &edge, &rotation, sign);
                         out.push((world, world.line(hull, &rotation, &pose.r).1));
                     }
                 }
@@ -805,9 +828,8 @@ mod tests {
             let cos_t = 0.9 + 0.099 * rng.next();
             let start = h.support_index(&axis);
             let (mut bits, mut seen) = (Walk::new(), Walk::new());
-            let (mut bounds_bits, mut bounds_seen) = ([(0.0, 0.0); MAX_EDGES], [(0.0, 0.0); MAX_EDGES]);
-            let by_bits = walk::<Bits>(&h, start, &axis, cos_t, &mut bits, &mut bounds_bits);
-            let by_seen = walk::<Seen>(&h, start, &axis, cos_t, &mut seen, &mut bounds_seen);
+            let by_bits = walk::<Bits>(&h, start, &axis, cos_t, &mut bits);
+            let by_seen = walk::<Seen>(&h, start, &axis, cos_t, &mut seen);
             assert_eq!(by_bits, by_seen, "round {round}");
             if by_bits.is_none() {
                 continue;
@@ -816,11 +838,9 @@ mod tests {
                 compared += 1;
             }
             assert_eq!(bits.vertices[..bits.vertex_count], seen.vertices[..seen.vertex_count], "round {round}");
-            assert_eq!(bits.edges[..bits.edge_count], seen.edges[..seen.edge_count], "round {round}");
-            assert_eq!(bits.first[..bits.edge_count], seen.first[..seen.edge_count], "round {round}");
-            assert_eq!(bounds_bits[..bits.edge_count], bounds_seen[..seen.edge_count], "round {round}");
+            assert_eq!(bits.edges(), seen.edges(), "round {round}");
             // No edge twice (in either direction), and every walked vertex once.
-            let mut keys: Vec<[u32; 2]> = bits.edges[..bits.edge_count].iter().map(|e| [e[0].min(e[1]), e[0].max(e[1])]).collect();
+            let mut keys: Vec<[u32; 2]> = bits.edges().iter().map(|e| (e.vertex, h.graph.neighbors[e.gauss as usize])).map(|(v, w)| [v.min(w), v.max(w)]).collect();
             keys.sort_unstable();
             keys.dedup();
             assert_eq!(keys.len(), bits.edge_count, "round {round}");
