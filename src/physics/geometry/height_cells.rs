@@ -84,6 +84,9 @@ pub(crate) struct HeightCells {
     neighbors: Vec<(u16, f32)>,
     /// The largest cell radius, its cosine and its sine.
     widest: (f64, f64, f64),
+    /// The cosine and sine of twice the widest cell radius, and the cosine of [`NEAR`] (a query
+    /// without `acos` or `cos`).
+    rows: (f64, f64, f64),
 }
 
 impl HeightCells {
@@ -133,8 +136,9 @@ impl HeightCells {
             neighbor_start.push(neighbors.len() as u32);
         }
         let widest = cells.iter().map(|c| c.1.acos()).fold(0.0, f64::max);
+        let rows = ((2.0 * widest).cos(), (2.0 * widest).sin(), NEAR.cos());
         let widest = (widest, widest.cos(), widest.sin());
-        HeightCells { cells, least, neighbor_start, neighbors, widest }
+        HeightCells { cells, least, neighbor_start, neighbors, widest, rows }
     }
 
     /// A lower bound on the least vertex height over the directions of the cone `axis . m >=
@@ -154,15 +158,19 @@ impl HeightCells {
         }
         let sin_t = (1.0 - cos_t * cos_t).sqrt();
         // A cell meeting the cone is within t + its radius of the axis, and the axis within the
-        // radius of its own cell: the neighbour list covers it while t + 2 widest <= NEAR.
-        let t = cos_t.acos();
+        // radius of its own cell: the neighbour list covers it while t + 2 widest <= NEAR, that
+        // is while cos(t + 2 widest) >= cos NEAR (both angles in [0, pi]), with a margin against
+        // rounding.
         let (widest, cos_w, sin_w) = self.widest;
-        if t + 2.0 * widest > NEAR {
+        let (cos_2w, sin_2w, cos_near) = self.rows;
+        let row_end = cos_sum(cos_t, sin_t, cos_2w, sin_2w);
+        if !(row_end >= cos_near + 1e-12) {
             return None;
         }
         // Every cell is taken as wide as the widest (a superset of the cells meeting the cone);
-        // the rows are sorted by their angle to the home cell, which is at most t + 2 widest.
-        Some(Cone { reach: cos_sum(cos_t, sin_t, cos_w, sin_w), row_end: (t + 2.0 * widest).cos(), widest })
+        // the rows are sorted by their angle to the home cell, which is at most t + 2 widest
+        // (read a little further, against rounding).
+        Some(Cone { reach: cos_sum(cos_t, sin_t, cos_w, sin_w), row_end: row_end - 1e-12, widest })
     }
 
     /// [`HeightCells::least_in_cone`] for a cone from [`HeightCells::cone`] (of this table or
@@ -179,7 +187,11 @@ impl HeightCells {
                 break;
             }
             if axis.dot(&self.cells[k as usize].0) >= cone.reach {
-                least = least.min(self.least[k as usize]);
+                // (`if` rather than `f64::min`: the heights are finite.)
+                let height = self.least[k as usize];
+                if height < least {
+                    least = height;
+                }
             }
         }
         least.is_finite().then_some(least)

@@ -533,20 +533,22 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
     // found, and none when it cannot with the lowest of B's.
     // B's keys and their edges' positions in the walk, in the walk's order.
-    let mut order_b = [(0.0, 0u32); MAX_EDGES];
+    // (Two arrays of plain numbers: each cleared by a memset, where one of pairs would be cleared
+    // field by field around the padding.)
+    let (mut keys_b, mut positions_b) = ([0.0; MAX_EDGES], [0u8; MAX_EDGES]);
     let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
     for (k, edge) in walk_b.edges().iter().enumerate() {
         let height = gb.edges[edge.gauss as usize].height;
         if out_of_reach(edge.nearest, height, walk_a.least) {
             continue;
         }
-        order_b[kept_b] = (height - distance * edge.nearest, k as u32);
+        (keys_b[kept_b], positions_b[kept_b]) = (height - distance * edge.nearest, k as u8);
         kept_b += 1;
         if height < lowest_b {
             lowest_b = height;
         }
     }
-    let order_b = &order_b[..kept_b];
+    let (keys_b, positions_b) = (&keys_b[..kept_b], &positions_b[..kept_b]);
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
     let t_ab = rb.transpose() * t_ab;
@@ -554,13 +556,13 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         let arc_a = &ga.edges[edge_a.gauss as usize];
         let (height_a, nearest_a) = (arc_a.height, edge_a.nearest);
         let key_a = height_a - distance * nearest_a;
-        if order_b.is_empty() || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+        if kept_b == 0 || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
             continue;
         }
         let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
         let n2_x_n1 = n2.cross(&n1);
         let mut line_a = None;
-        for &(key_b, k) in order_b {
+        for (&key_b, &k) in keys_b.iter().zip(positions_b) {
             if height_a + key_b > best.0 + margin {
                 continue;
             }
