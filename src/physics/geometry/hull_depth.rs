@@ -412,6 +412,68 @@ fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Wal
     }
 }
 
+/// A walk's vertices as rows of coordinates (the hull's frame): the other hull's faces scan them
+/// for the deepest, two at a time.
+struct Rows {
+    x: [f64; MAX_VERTICES],
+    y: [f64; MAX_VERTICES],
+    z: [f64; MAX_VERTICES],
+    len: usize,
+}
+
+impl Rows {
+    #[inline(always)]
+    fn of(hull: &ConvexHull, walk: &Walk) -> Rows {
+        let mut rows = Rows { x: [0.0; MAX_VERTICES], y: [0.0; MAX_VERTICES], z: [0.0; MAX_VERTICES], len: walk.vertex_count };
+        for (k, &v) in walk.vertices[..walk.vertex_count].iter().enumerate() {
+            let p = hull.vertices[v as usize];
+            (rows.x[k], rows.y[k], rows.z[k]) = (p.x, p.y, p.z);
+        }
+        rows
+    }
+
+    /// `p . m` of the `k`-th vertex.
+    #[inline(always)]
+    fn along(&self, k: usize, m: &Vec3) -> f64 {
+        self.x[k] * m.x + self.y[k] * m.y + self.z[k] * m.z
+    }
+
+    /// The largest [`Rows::along`] (minus infinity for no vertex).
+    #[inline(always)]
+    fn deepest(&self, m: &Vec3) -> f64 {
+        let n = self.len.min(MAX_VERTICES);
+        let (mut even, mut odd) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let mut k = 0;
+        while k + 1 < n {
+            let (p, q) = (self.along(k, m), self.along(k + 1, m));
+            if p > even {
+                even = p;
+            }
+            if q > odd {
+                odd = q;
+            }
+            k += 2;
+        }
+        if k < n {
+            let p = self.along(k, m);
+            if p > even {
+                even = p;
+            }
+        }
+        if odd > even {
+            odd
+        } else {
+            even
+        }
+    }
+
+    /// The first vertex whose [`Rows::along`] is `deepest` (the same products again).
+    #[inline(always)]
+    fn position(&self, m: &Vec3, deepest: f64) -> usize {
+        (0..self.len).find(|&k| self.along(k, m) == deepest).unwrap_or(0)
+    }
+}
+
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
 /// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
 /// its support along it (A's along the normal, B's against it), where the support climbs start;
@@ -480,13 +542,14 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // puts above the least found is not scanned.
     let r_ab = rb.transpose() * ra;
     let (t_ab, seed_a, seed_b) = (pose_a.r - pose_b.r, world_a(ia), world_b(ib));
-    for (hull, walk, other, other_walk, rotation, to_other, sign, shift, seed_shift, axis, other_least) in [
-        (a, &walk_a, b, &walk_b, &ra, r_ab, 1.0, ra.transpose() * t_ab, ra.transpose() * (pose_a.r - seed_b), ua, walk_b.least),
-        (b, &walk_b, a, &walk_a, &rb, r_ab.transpose(), -1.0, rb.transpose() * -t_ab, rb.transpose() * (pose_b.r - seed_a), ub, walk_a.least),
+    let rows_a = Rows::of(a, &walk_a);
+    let rows_b = Rows::of(b, &walk_b);
+    for (hull, walk, other_walk, rows, rotation, to_other, sign, shift, seed_shift, axis, other_least) in [
+        (a, &walk_a, &walk_b, &rows_b, &ra, r_ab, 1.0, ra.transpose() * t_ab, ra.transpose() * (pose_a.r - seed_b), ua, walk_b.least),
+        (b, &walk_b, &walk_a, &rows_a, &rb, r_ab.transpose(), -1.0, rb.transpose() * -t_ab, rb.transpose() * (pose_b.r - seed_a), ub, walk_a.least),
     ] {
         // normal.axis >= (height + other_least - p(u)) / L - SLACK, without a division per face.
         let face_bound = other_least - along_u - margin;
-        let deepest_of = &other_walk.vertices[..other_walk.vertex_count];
         // A face whose normal is in the cone has every edge's arc meeting it and all its vertices
         // walked, so each of its edges is a walked edge (once): it is taken from its first. (One
         // whose normal is outside the cone, which the bound below may let through at the cone's
@@ -507,17 +570,10 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
                 }
                 // -n in the other's frame, and the deepest walked vertex along it.
                 let m = -(to_other * normal);
-                let mut deepest = f64::NEG_INFINITY;
-                for &v in deepest_of {
-                    let x = other.vertices[v as usize].dot(&m);
-                    if x > deepest {
-                        deepest = x;
-                    }
-                }
+                let deepest = rows.deepest(&m);
                 let overlap = offset + shift.dot(normal) + deepest;
                 if overlap < best.0 {
-                    // (The first vertex as deep: the same products again.)
-                    let other_vertex = deepest_of.iter().copied().find(|&v| other.vertices[v as usize].dot(&m) == deepest).unwrap_or(deepest_of[0]);
+                    let other_vertex = other_walk.vertices[rows.position(&m, deepest)];
                     let (own_vertex, other_vertex) = (edge.vertex as usize, other_vertex as usize);
                     let seeds = if sign > 0.0 { [own_vertex, other_vertex] } else { [other_vertex, own_vertex] };
                     best = (overlap, rotation * normal * sign, seeds);
