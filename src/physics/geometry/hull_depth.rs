@@ -24,6 +24,11 @@
 //!   is bounded by both edges' heights and the nearest approach of either arc to `u`, so each of
 //!   A's edges tests only the pairs of B's that can still beat the least overlap found so far
 //!   (B's keys in a row, in the walk's order: sorting them cost more than the pairs it skipped).
+//! - A face's exact overlap is its offset plus the other hull's deepest walked vertex along its
+//!   normal: a scan, in the other hull's frame, of those vertices as rows of coordinates. The
+//!   other hull's support vertex along the cone's axis is one of them, so the overlap is at least
+//!   the face's offset plus that vertex's depth (one dot product): a face that bound already puts
+//!   above the least overlap found is not scanned.
 //! - The hulls' support vertices along the answer are among the walked ones: the search returns
 //!   those of the winning candidate, and the callers' support climbs start from them.
 //!
