@@ -338,6 +338,7 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// `None` when a buffer fills.
 /// Per edge, the lower height of its two faces and [`arc_nearest`] of its arc to the axis go into
 /// `bounds` (apart from `out`: kept apart, each buffer is cleared with vector stores).
+#[inline(always)]
 fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
@@ -383,6 +384,7 @@ fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &m
 }
 
 /// [`walk`] with the marks that suit the hull's size.
+#[inline(always)]
 fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk, bounds: &mut EdgeBounds) -> Option<()> {
     if hull.vertices.len() <= BIT_VERTICES {
         walk::<Bits>(hull, start, c, cos_t, out, bounds)
@@ -442,7 +444,8 @@ impl WorldEdge {
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
 /// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
 /// its support along it (A's along the normal, B's against it), where the support climbs start;
-/// `None` when this search does not apply.
+/// `None` when this search does not apply. (Inlined into both copies of hull_dispatch.rs.)
+#[inline(always)]
 pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
     let (ga, gb) = (&a.gauss, &b.gauss);
     if !(ga.usable && gb.usable) {
