@@ -105,6 +105,7 @@ const SEED_GRID: usize = 8;
 
 /// The cube-map cell of a direction (any length, not zero): the face of its largest component
 /// and the cell of the other two, divided by it.
+#[inline(always)]
 fn seed_cell(d: &Vec3) -> usize {
     let a = d.iamax();
     let face = 2 * a + usize::from(d[a] < 0.0);

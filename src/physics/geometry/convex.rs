@@ -40,7 +40,7 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
-use super::{hull_depth, hull_dispatch};
+use super::hull_dispatch;
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::small_list::SmallList;
 use super::ContactPoint;
@@ -812,7 +812,7 @@ mod tests {
             let pose_b = Pose { r: direction * (0.193 + 0.005 * next(seed)), q: turn(unit(seed), 2.5) };
             let Some(exact) = closest(&shape, &pose_a, &shape, &pose_b) else { panic!("round {round}: no answer") };
             let general = closest_general(&shape, &pose_a, &shape, &pose_b).unwrap();
-            if hull_depth::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
+            if hull_dispatch::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
                 assert!(exact.dist > 0.0, "round {round}: overlapping by {} without an answer", -exact.dist);
                 continue;
             }

@@ -24,6 +24,7 @@ const MAX_VERTICES: usize = 20_000;
 
 /// The cube-map cell of a direction (any length, not zero): the face of its largest component
 /// and the cell of the other two, divided by it.
+#[inline(always)]
 fn cell_of(d: &Vec3) -> usize {
     let a = d.iamax();
     let face = 2 * a + usize::from(d[a] < 0.0);

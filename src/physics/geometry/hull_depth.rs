@@ -215,7 +215,7 @@ const SEEN_SLOTS: usize = 2 * MAX_VERTICES;
 
 impl Seen {
     /// The position of `v`, or `Err(slot)` with the free slot where it goes.
-    #[inline]
+    #[inline(always)]
     fn find(&self, v: u32) -> Result<usize, usize> {
         let mut i = (v.wrapping_mul(0x9e37_79b9) >> 7) as usize & (SEEN_SLOTS - 1);
         loop {
@@ -233,7 +233,7 @@ impl Marks for Seen {
         Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS], count: 0, walked: 0 }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark(&self, v: u32) -> Mark {
         match self.find(v) {
             Ok(position) if position < self.walked => Mark::Done,
@@ -243,7 +243,7 @@ impl Marks for Seen {
     }
 
     /// (A walk holds at most [`MAX_VERTICES`], half the slots: the probe always ends.)
-    #[inline]
+    #[inline(always)]
     fn queue(&mut self, v: u32) {
         if let Err(slot) = self.find(v) {
             self.keys[slot] = v;
@@ -252,7 +252,7 @@ impl Marks for Seen {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn done(&mut self, _: u32) {
         self.walked += 1;
     }
@@ -410,7 +410,7 @@ struct WorldEdge {
 
 impl WorldEdge {
     /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
-    #[inline]
+    #[inline(always)]
     fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64, height: f64) -> WorldEdge {
         let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
@@ -418,7 +418,7 @@ impl WorldEdge {
     }
 
     /// Edge `[v, w, f1, f2]` of `hull` in its own frame, its face normals multiplied by `sign`.
-    #[inline]
+    #[inline(always)]
     fn local(hull: &ConvexHull, edge: &[u32; 4], sign: f64, height: f64) -> WorldEdge {
         let n1 = hull.gauss.normals[edge[2] as usize] * sign;
         let n2 = hull.gauss.normals[edge[3] as usize] * sign;
@@ -426,7 +426,7 @@ impl WorldEdge {
     }
 
     /// The edge's line in its own frame: its first vertex and its direction (toward the other).
-    #[inline]
+    #[inline(always)]
     fn local_line(&self, hull: &ConvexHull) -> (Vec3, Vec3) {
         let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
         (a, b - a)
@@ -434,7 +434,7 @@ impl WorldEdge {
 
     /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
     /// (toward the other).
-    #[inline]
+    #[inline(always)]
     fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
         let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
         (rotation * a + translation, rotation * (b - a))

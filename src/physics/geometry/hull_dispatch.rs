@@ -22,7 +22,7 @@ use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::ConvexHull;
 
 /// [`hull_depth::penetration_normal`], in the copy that suits the CPU.
-#[multiversion(targets("x86_64+avx2+fma"), dispatcher = "direct")]
+#[multiversion(targets("x86_64+avx2+fma"), dispatcher = "indirect")]
 pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
     hull_depth::penetration_normal(a, pose_a, b, pose_b)
 }
@@ -30,7 +30,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
 /// Whether [`penetration_normal`]'s dispatch takes the featured copy on this CPU: the same
 /// targets and dispatch, asking the copy it lands in which features it was compiled with.
 #[cfg(test)]
-#[multiversion(targets("x86_64+avx2+fma"), dispatcher = "direct")]
+#[multiversion(targets("x86_64+avx2+fma"), dispatcher = "indirect")]
 fn featured_copy_taken() -> bool {
     multiversion::target::target_cfg_f!(all(target_feature = "avx2", target_feature = "fma"))
 }
