@@ -105,6 +105,7 @@ const SEED_GRID: usize = 8;
 
 /// The cube-map cell of a direction (any length, not zero): the face of its largest component
 /// and the cell of the other two, divided by it.
+#[inline(always)]
 fn seed_cell(d: &Vec3) -> usize {
     let a = d.iamax();
     let face = 2 * a + usize::from(d[a] < 0.0);
@@ -185,6 +186,7 @@ impl ConvexHull {
     /// one per vertex. Among vertices exactly as far (a face or an edge facing `d`, which are
     /// connected through their edges), the one with the largest index is returned, as the scan
     /// does.
+    #[inline(always)]
     pub fn support_index(&self, d: &Vec3) -> usize {
         let vertices = &self.vertices;
         if vertices.len() <= SCAN_VERTICES || self.graph.seeds.is_empty() {
@@ -213,6 +215,7 @@ impl ConvexHull {
     }
 
     /// The climb of [`ConvexHull::support_index`] from vertex `seed` (a large hull, finite `d`).
+    #[inline(always)]
     fn climb(&self, d: &Vec3, seed: usize) -> usize {
         let vertices = &self.vertices;
         let far = |i: usize| vertices[i].dot(d);

@@ -40,7 +40,7 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
-use super::hull_depth;
+use super::hull_dispatch;
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::small_list::SmallList;
 use super::ContactPoint;
@@ -285,7 +285,7 @@ fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Close
     if let (Convex::Hull(hull_a), Convex::Hull(hull_b)) = (a, b) {
         // Two overlapping hulls: the exact least-overlap direction from their Gauss maps.
         // The search found vertices next to the supports along it: the climbs start there.
-        if let Some((normal, [seed_a, seed_b])) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
+        if let Some((normal, [seed_a, seed_b])) = hull_dispatch::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
             let top_a = hull_a.support_index_from(&(pose_a.q.inverse() * normal), seed_a);
             let top_b = hull_b.support_index_from(&(pose_b.q.inverse() * -normal), seed_b);
             let (local_a, local_b) = (hull_a.vertices[top_a], hull_b.vertices[top_b]);
@@ -812,7 +812,7 @@ mod tests {
             let pose_b = Pose { r: direction * (0.193 + 0.005 * next(seed)), q: turn(unit(seed), 2.5) };
             let Some(exact) = closest(&shape, &pose_a, &shape, &pose_b) else { panic!("round {round}: no answer") };
             let general = closest_general(&shape, &pose_a, &shape, &pose_b).unwrap();
-            if hull_depth::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
+            if hull_dispatch::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
                 assert!(exact.dist > 0.0, "round {round}: overlapping by {} without an answer", -exact.dist);
                 continue;
             }

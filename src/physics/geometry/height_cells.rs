@@ -24,6 +24,7 @@ const MAX_VERTICES: usize = 20_000;
 
 /// The cube-map cell of a direction (any length, not zero): the face of its largest component
 /// and the cell of the other two, divided by it.
+#[inline(always)]
 fn cell_of(d: &Vec3) -> usize {
     let a = d.iamax();
     let face = 2 * a + usize::from(d[a] < 0.0);
@@ -152,6 +153,7 @@ impl HeightCells {
     /// The cone of the cosine `cos_t` about any axis as [`HeightCells::least_in`] takes it, or
     /// `None` when it is too wide for the neighbour lists (or the table is empty). Every table
     /// has the same cells, so one cone serves the tables of both hulls.
+    #[inline(always)]
     pub(crate) fn cone(&self, cos_t: f64) -> Option<Cone> {
         if self.least.is_empty() || !(-1.0..=1.0).contains(&cos_t) {
             return None;
@@ -175,6 +177,7 @@ impl HeightCells {
 
     /// [`HeightCells::least_in_cone`] for a cone from [`HeightCells::cone`] (of this table or
     /// another: `None` if the other's cells were wider).
+    #[inline(always)]
     pub(crate) fn least_in(&self, axis: &Vec3, cone: &Cone) -> Option<f64> {
         if self.least.is_empty() || cone.widest < self.widest.0 {
             return None;

@@ -231,7 +231,7 @@ const SEEN_SLOTS: usize = 2 * MAX_VERTICES;
 
 impl Seen {
     /// The position of `v`, or `Err(slot)` with the free slot where it goes.
-    #[inline]
+    #[inline(always)]
     fn find(&self, v: u32) -> Result<usize, usize> {
         let mut i = (v.wrapping_mul(0x9e37_79b9) >> 7) as usize & (SEEN_SLOTS - 1);
         loop {
@@ -249,7 +249,7 @@ impl Marks for Seen {
         Seen { keys: [u32::MAX; SEEN_SLOTS], positions: [0; SEEN_SLOTS], count: 0, walked: 0 }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark(&self, v: u32) -> Mark {
         match self.find(v) {
             Ok(position) if position < self.walked => Mark::Done,
@@ -259,7 +259,7 @@ impl Marks for Seen {
     }
 
     /// (A walk holds at most [`MAX_VERTICES`], half the slots: the probe always ends.)
-    #[inline]
+    #[inline(always)]
     fn queue(&mut self, v: u32) {
         if let Err(slot) = self.find(v) {
             self.keys[slot] = v;
@@ -268,7 +268,7 @@ impl Marks for Seen {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn done(&mut self, _: u32) {
         self.walked += 1;
     }
@@ -361,6 +361,7 @@ const ARC_ROUNDING: f64 = 1e-9;
 /// The vertices of `hull` whose Gauss cells meet the cone about `c` (hull frame), from `start`
 /// (the support vertex of `c`), and the edges whose arcs meet it, into `out` (a new [`Walk`]).
 /// `None` when a buffer fills.
+#[inline(always)]
 fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     let gauss = &hull.gauss;
     let graph = &hull.graph;
@@ -409,6 +410,7 @@ fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &m
 }
 
 /// [`walk`] with the marks that suit the hull's size.
+#[inline(always)]
 fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     if hull.vertices.len() <= BIT_VERTICES {
         walk::<Bits>(hull, start, c, cos_t, out)
@@ -482,7 +484,8 @@ impl Rows {
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
 /// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
 /// its support along it (A's along the normal, B's against it), where the support climbs start;
-/// `None` when this search does not apply.
+/// `None` when this search does not apply. (Inlined into both copies of hull_dispatch.rs.)
+#[inline(always)]
 pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
     let (ga, gb) = (&a.gauss, &b.gauss);
     if !(ga.usable && gb.usable) {

@@ -29,6 +29,7 @@ mod finite_face;
 mod height_cells;
 mod height_field;
 pub(crate) mod hull_depth;
+mod hull_dispatch;
 mod hull_plane;
 pub mod kinematics;
 mod kinematics_face;
