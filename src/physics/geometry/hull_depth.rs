@@ -182,22 +182,25 @@ trait Marks {
     fn done(&mut self, v: u32);
 }
 
-/// [`Marks`] as two bit sets, for hulls of at most [`BIT_VERTICES`] vertices.
-struct Bits {
-    queued: [u64; BIT_VERTICES / 64],
-    done: [u64; BIT_VERTICES / 64],
+/// [`Marks`] as two bit sets of `WORDS` words, for hulls of at most `64 WORDS` vertices (sized to
+/// the hull, so that a new walk clears no more than it needs).
+struct Bits<const WORDS: usize> {
+    queued: [u64; WORDS],
+    done: [u64; WORDS],
 }
 
+/// The largest hull marked by bit sets (beyond, by [`Seen`]), and the small sets' limit.
 const BIT_VERTICES: usize = 4096;
+const FEW_BIT_VERTICES: usize = 1024;
 
-impl Marks for Bits {
-    fn new() -> Bits {
-        Bits { queued: [0; BIT_VERTICES / 64], done: [0; BIT_VERTICES / 64] }
+impl<const WORDS: usize> Marks for Bits<WORDS> {
+    fn new() -> Bits<WORDS> {
+        Bits { queued: [0; WORDS], done: [0; WORDS] }
     }
 
     #[inline(always)]
     fn mark(&self, v: u32) -> Mark {
-        let (word, bit) = ((v >> 6) as usize % (BIT_VERTICES / 64), 1u64 << (v & 63));
+        let (word, bit) = ((v >> 6) as usize % WORDS, 1u64 << (v & 63));
         if self.done[word] & bit != 0 {
             Mark::Done
         } else if self.queued[word] & bit != 0 {
@@ -209,12 +212,12 @@ impl Marks for Bits {
 
     #[inline(always)]
     fn queue(&mut self, v: u32) {
-        self.queued[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+        self.queued[(v >> 6) as usize % WORDS] |= 1u64 << (v & 63);
     }
 
     #[inline(always)]
     fn done(&mut self, v: u32) {
-        self.done[(v >> 6) as usize % (BIT_VERTICES / 64)] |= 1u64 << (v & 63);
+        self.done[(v >> 6) as usize % WORDS] |= 1u64 << (v & 63);
     }
 }
 
@@ -412,8 +415,10 @@ fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &m
 /// [`walk`] with the marks that suit the hull's size.
 #[inline(always)]
 fn walk_any(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
-    if hull.vertices.len() <= BIT_VERTICES {
-        walk::<Bits>(hull, start, c, cos_t, out)
+    if hull.vertices.len() <= FEW_BIT_VERTICES {
+        walk::<Bits<{ FEW_BIT_VERTICES / 64 }>>(hull, start, c, cos_t, out)
+    } else if hull.vertices.len() <= BIT_VERTICES {
+        walk::<Bits<{ BIT_VERTICES / 64 }>>(hull, start, c, cos_t, out)
     } else {
         walk::<Seen>(hull, start, c, cos_t, out)
     }
@@ -881,8 +886,8 @@ impl WorldEdge {
         assert!(answered >= 15 && shallow >= 5 && deep >= 3, "{answered} answered: {shallow} shallow, {deep} deep");
     }
 
-    /// The two kinds of marks (bit sets for hulls of up to 4096 vertices, the small map beyond)
-    /// walk the same vertices and edges in the same order, with the same bounds.
+    /// The kinds of marks (bit sets of two sizes for hulls of up to 1024 and 4096 vertices, the
+    /// small map beyond) walk the same vertices and edges in the same order, with the same bounds.
     #[test]
     fn both_kinds_of_marks_walk_alike() {
         let mut rng = Rng(71);
@@ -894,7 +899,14 @@ impl WorldEdge {
             let cos_t = 0.9 + 0.099 * rng.next();
             let start = h.support_index(&axis);
             let (mut bits, mut seen) = (Walk::new(), Walk::new());
-            let by_bits = walk::<Bits>(&h, start, &axis, cos_t, &mut bits);
+            let by_bits = walk::<Bits<{ BIT_VERTICES / 64 }>>(&h, start, &axis, cos_t, &mut bits);
+            if h.vertices.len() <= FEW_BIT_VERTICES {
+                let mut few = Walk::new();
+                let by_few = walk::<Bits<{ FEW_BIT_VERTICES / 64 }>>(&h, start, &axis, cos_t, &mut few);
+                assert_eq!(by_bits, by_few, "round {round}");
+                assert_eq!(bits.vertices[..bits.vertex_count], few.vertices[..few.vertex_count], "round {round}");
+                assert_eq!(bits.edges(), few.edges(), "round {round}");
+            }
             let by_seen = walk::<Seen>(&h, start, &axis, cos_t, &mut seen);
             assert_eq!(by_bits, by_seen, "round {round}");
             if by_bits.is_none() {
