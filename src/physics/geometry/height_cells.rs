@@ -166,7 +166,7 @@ impl HeightCells {
         let (widest, cos_w, sin_w) = self.widest;
         let (cos_2w, sin_2w, cos_near) = self.rows;
         let row_end = cos_sum(cos_t, sin_t, cos_2w, sin_2w);
-        if !(row_end >= cos_near + 1e-12) {
+        if row_end.is_nan() || row_end < cos_near + 1e-12 {
             return None;
         }
         // Every cell is taken as wide as the widest (a superset of the cells meeting the cone);
