@@ -19,6 +19,7 @@ impl Pose {
     }
 
     /// Maps a point given in this frame into the parent frame.
+    #[inline(always)]
     pub fn transform_point(&self, p: &Vec3) -> Vec3 {
         self.r + self.q * p
     }

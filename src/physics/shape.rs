@@ -160,6 +160,7 @@ impl HullGraph {
         graph
     }
 
+    #[inline(always)]
     pub fn neighbors(&self, i: usize) -> &[u32] {
         &self.neighbors[self.neighbor_start[i] as usize..self.neighbor_start[i + 1] as usize]
     }
@@ -203,6 +204,7 @@ impl ConvexHull {
     /// already found near the support). The climb ends at the farthest vertex from any seed (see
     /// `support_index`); among exactly equally far vertices it returns the largest index of the
     /// ones connected to where it ends, as from the cube-map seed.
+    #[inline(always)]
     pub fn support_index_from(&self, d: &Vec3, seed: usize) -> usize {
         let vertices = &self.vertices;
         if vertices.len() <= SCAN_VERTICES || self.graph.seeds.is_empty() || seed >= vertices.len() {

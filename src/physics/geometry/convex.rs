@@ -40,7 +40,7 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
-use super::hull_dispatch;
+use super::{hull_depth, hull_dispatch};
 use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::small_list::SmallList;
 use super::ContactPoint;
@@ -142,6 +142,7 @@ impl<'a> Convex<'a> {
     /// The support feature toward the unit direction `d` (local frame); `hint` is a local point
     /// of the contact, which orients a cylinder cap's polygon; `top`, for a hull, its support
     /// vertex along `d` when the caller already has it.
+    #[inline(always)]
     fn feature(&self, d: &Vec3, hint: &Vec3, top: Option<usize>) -> Feature {
         match self {
             Convex::Box { half, centre_z } => {
@@ -198,10 +199,15 @@ impl<'a> Convex<'a> {
                     .map(|&f| &hull.faces[f as usize])
                     .max_by(|a, b| a.normal.dot(d).total_cmp(&b.normal.dot(d)));
                 match face {
-                    Some(face) => Feature::Polygon {
-                        vertices: face.vertices.iter().map(|&i| hull.vertices[i as usize]).collect(),
-                        normal: face.normal,
-                    },
+                    Some(face) => {
+                        // (A loop, not a collected map: the map's `next` would not be inlined into
+                        // the copies of hull_dispatch.rs.)
+                        let mut vertices = Vertices::new();
+                        for &i in &face.vertices {
+                            vertices.push(hull.vertices[i as usize]);
+                        }
+                        Feature::Polygon { vertices, normal: face.normal }
+                    }
                     None => Feature::Point(hull.vertices[top as usize]),
                 }
             }
@@ -244,6 +250,7 @@ enum Feature {
 }
 
 impl Feature {
+    #[inline(always)]
     fn into_world(self, pose: &Pose) -> Feature {
         match self {
             Feature::Polygon { mut vertices, normal } => {
@@ -281,11 +288,12 @@ struct Closest {
 /// does better; otherwise (EPA can stall on smooth shapes, or start from a degenerate simplex)
 /// the fixed-point iteration `m <- (s_a(m) - s_b(-m)) / |...|` from EPA's normal and from the
 /// line of centres gives the best direction found.
+#[inline(always)]
 fn closest(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> {
     if let (Convex::Hull(hull_a), Convex::Hull(hull_b)) = (a, b) {
         // Two overlapping hulls: the exact least-overlap direction from their Gauss maps.
         // The search found vertices next to the supports along it: the climbs start there.
-        if let Some((normal, [seed_a, seed_b])) = hull_dispatch::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
+        if let Some((normal, [seed_a, seed_b])) = hull_depth::penetration_normal(hull_a, pose_a, hull_b, pose_b) {
             let top_a = hull_a.support_index_from(&(pose_a.q.inverse() * normal), seed_a);
             let top_b = hull_b.support_index_from(&(pose_b.q.inverse() * -normal), seed_b);
             let (local_a, local_b) = (hull_a.vertices[top_a], hull_b.vertices[top_b]);
@@ -371,7 +379,8 @@ pub(super) fn contacts(base: &Shape, base_pose: &Pose, follower: &Shape, followe
     let (Some(a), Some(b)) = (Convex::of(base), Convex::of(follower)) else {
         return;
     };
-    contacts_of(&a, base_pose, &b, follower_pose, out);
+    // (In the copy of the code that suits the CPU: see hull_dispatch.rs.)
+    hull_dispatch::contacts_of(&a, base_pose, &b, follower_pose, out);
 }
 
 /// How many point ids [`contacts`] uses.
@@ -380,6 +389,10 @@ pub(super) fn point_count(base: &Shape, follower: &Shape) -> usize {
     count(base) + count(follower)
 }
 
+/// The contacts of two convex shapes: the closest or deepest pair, then the patch of the two
+/// features along its normal. (`inline(always)`, as every function it calls but GJK/EPA: compiled
+/// inside each copy of hull_dispatch.rs.)
+#[inline(always)]
 pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
     let Some(c) = closest(a, pose_a, b, pose_b) else {
         // EPA did not converge: fall back on the supports along the line of centres.
@@ -457,6 +470,7 @@ fn after(i: usize, n: usize) -> usize {
     }
 }
 
+#[inline(always)]
 fn cross2(a: &Vec2, b: &Vec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
@@ -470,6 +484,7 @@ struct PatchPlane {
 }
 
 impl PatchPlane {
+    #[inline(always)]
     fn new(origin: Vec3, n: Vec3) -> PatchPlane {
         let helper = if n.x.abs() < 0.6 { Vec3::x() } else { Vec3::y() };
         let e1 = n.cross(&helper).normalize();
@@ -477,17 +492,20 @@ impl PatchPlane {
         PatchPlane { origin, n, e1, e2 }
     }
 
+    #[inline(always)]
     fn project(&self, p: &Vec3) -> Vec2 {
         let d = p - self.origin;
         Vec2::new(d.dot(&self.e1), d.dot(&self.e2))
     }
 
+    #[inline(always)]
     fn point(&self, q: &Vec2) -> Vec3 {
         self.origin + self.e1 * q.x + self.e2 * q.y
     }
 
     /// The point of `feature` on the line along n through q. A segment seen end-on gives its end
     /// farthest toward the other shape (`side` = +1 for A, which looks along +n; -1 for B).
+    #[inline(always)]
     fn lift(&self, feature: &Feature, q: &Vec2, side: f64) -> Vec3 {
         match feature {
             Feature::Polygon { vertices, normal } => {
@@ -520,10 +538,12 @@ struct PatchPoint {
     weight: f64,
 }
 
+#[inline(always)]
 fn same(q: Vec2, weight: f64) -> PatchPoint {
     PatchPoint { q_a: q, q_b: q, weight }
 }
 
+#[inline(always)]
 fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
     let polygon = |vertices: &[Vec3]| counter_clockwise(vertices.iter().map(|v| plane.project(v)).collect());
     match (fa, fb) {
@@ -539,6 +559,7 @@ fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
 }
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
+#[inline(always)]
 fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
     let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[after(i, polygon.len())])).sum();
     if area < 0.0 {
@@ -548,6 +569,7 @@ fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
 }
 
 /// Sutherland-Hodgman: `subject` clipped by the convex counter-clockwise polygon `clip`.
+#[inline(always)]
 fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
     let mut output: Polygon2 = subject.iter().copied().collect();
     let mut input = Polygon2::new();
@@ -582,6 +604,7 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
 }
 
 /// Width of a convex polygon: the least extent across any of its edges' directions.
+#[inline(always)]
 fn width(polygon: &[Vec2]) -> f64 {
     let mut least = f64::INFINITY;
     for i in 0..polygon.len() {
@@ -604,6 +627,7 @@ fn width(polygon: &[Vec2]) -> f64 {
 /// 1 for a patch wider than the depth by 10 % of the narrower feature, falling linearly to 0
 /// where its width equals the depth: there EPA's normal turns to the side faces (the sideways
 /// overlap becomes the shallower one), whose patch, as wide as the depth, starts from 0 too.
+#[inline(always)]
 fn fade(patch_width: f64, width_a: f64, width_b: f64, depth: f64) -> f64 {
     let reference = FADE_FRACTION * width_a.min(width_b);
     if reference <= 0.0 {
@@ -612,6 +636,7 @@ fn fade(patch_width: f64, width_a: f64, width_b: f64, depth: f64) -> f64 {
     ((patch_width - depth.max(0.0)) / reference).clamp(0.0, 1.0)
 }
 
+#[inline(always)]
 fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
     let clipped = clip_polygon(pa, pb);
     if clipped.is_empty() {
@@ -629,6 +654,7 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
         .collect()
 }
 
+#[inline(always)]
 fn segment_polygon(a: Vec2, b: Vec2, polygon: &[Vec2], depth: f64) -> Patch {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for i in 0..polygon.len() {
@@ -691,6 +717,7 @@ fn closest_segments(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> (Vec2, Vec2) {
     candidates.into_iter().min_by(|x, y| (x.0 - x.1).norm_squared().total_cmp(&(y.0 - y.1).norm_squared())).unwrap_or((a0, b0))
 }
 
+#[inline(always)]
 fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, depth: f64) -> Patch {
     let (la, lb) = ((a1 - a0).norm(), (b1 - b0).norm());
     let (crossing_a, crossing_b) = closest_segments(a0, a1, b0, b1);
@@ -812,7 +839,7 @@ mod tests {
             let pose_b = Pose { r: direction * (0.193 + 0.005 * next(seed)), q: turn(unit(seed), 2.5) };
             let Some(exact) = closest(&shape, &pose_a, &shape, &pose_b) else { panic!("round {round}: no answer") };
             let general = closest_general(&shape, &pose_a, &shape, &pose_b).unwrap();
-            if hull_dispatch::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
+            if hull_depth::penetration_normal(&hull, &pose_a, &hull, &pose_b).is_none() {
                 assert!(exact.dist > 0.0, "round {round}: overlapping by {} without an answer", -exact.dist);
                 continue;
             }

@@ -507,9 +507,9 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // The cone's axis in each hull's frame: A looks along u, B along -u.
     let (ua, ub) = (ra.transpose() * u, rb.transpose() * -u);
     let (ia, ib) = (a.support_index(&ua), b.support_index(&ub));
-    let world_a = |i: usize| ra * a.vertices[i] + pose_a.r;
-    let world_b = |i: usize| rb * b.vertices[i] + pose_b.r;
-    let along_u = (world_a(ia) - world_b(ib)).dot(&u);
+    // The two support vertices in W.
+    let (seed_a, seed_b) = (ra * a.vertices[ia] + pose_a.r, rb * b.vertices[ib] + pose_b.r);
+    let along_u = (seed_a - seed_b).dot(&u);
     if along_u.is_nan() || along_u <= 0.0 {
         return None;
     }
@@ -554,7 +554,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // `offset + R^T (r_own - seed in W) . n` bounds the overlap from below: a face it already
     // puts above the least found is not scanned.
     let r_ab = rb.transpose() * ra;
-    let (t_ab, seed_a, seed_b) = (pose_a.r - pose_b.r, world_a(ia), world_b(ib));
+    let t_ab = pose_a.r - pose_b.r;
     let rows_a = Rows::of(a, &walk_a);
     let rows_b = Rows::of(b, &walk_b);
     for (hull, walk, other_walk, rows, rotation, to_other, sign, shift, seed_shift, axis, other_least) in [
@@ -650,10 +650,17 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             if a_dc * b_dc >= 0.0 || c_ba * b_dc >= 0.0 {
                 continue;
             }
-            let (point_a, direction_a) = *line_a.get_or_insert_with(|| {
-                let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[a.graph.neighbors[edge_a.gauss as usize] as usize]);
-                (r_ab * p + t_ab, r_ab * (q - p))
-            });
+            // A's line, once per edge of A (a `match`, not `get_or_insert_with`, whose closure
+            // would not be inlined into the copies of hull_dispatch.rs).
+            let (point_a, direction_a) = match line_a {
+                Some(line) => line,
+                None => {
+                    let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[a.graph.neighbors[edge_a.gauss as usize] as usize]);
+                    let line = (r_ab * p + t_ab, r_ab * (q - p));
+                    line_a = Some(line);
+                    line
+                }
+            };
             let (point_b, other_b) = (b.vertices[edge_b.vertex as usize], b.vertices[b.graph.neighbors[edge_b.gauss as usize] as usize]);
             let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
                 continue;

@@ -1,17 +1,18 @@
-//! The hull-hull penetration search ([`hull_depth::penetration_normal`]) compiled twice on
-//! x86-64: once for any x86-64 (the FMU's baseline) and once for the x86-64-v3 level (AVX2,
-//! BMI1, BMI2, LZCNT, POPCNT, FMA, MOVBE, F16C, which Intel CPUs since Haswell and AMD ones
-//! since Excavator all have), chosen at run time by the CPU. The featured copy is the same Rust
-//! code; it differs only in encoding (VEX three-operand instructions, 256-bit moves, BMI2's
-//! shifts that need no count register), which saves about an eighth of the search's
-//! instructions: the benchmark's pair of 1,000-vertex hulls went from 43,455 to 38,067
-//! instructions per evaluation (38,326 with AVX2 alone; the other features took 0.7 % more
-//! instructions and about 2.5 % more time off).
+//! The convex pairs' contacts ([`convex::contacts_of`]: the hull-hull penetration search of
+//! hull_depth.rs above all, its support climbs and the contact patch) compiled twice on x86-64:
+//! once for any x86-64 (the FMU's baseline) and once for the x86-64-v3 level (AVX2, BMI1, BMI2,
+//! LZCNT, POPCNT, FMA, MOVBE, F16C, which Intel CPUs since Haswell and AMD ones since Excavator
+//! all have), chosen at run time by the CPU. The featured copy is the same Rust code; it differs
+//! only in encoding (VEX three-operand instructions, 256-bit moves, BMI2's shifts that need no
+//! count register), which saves about an eighth of the instructions: the benchmark's pair of
+//! 1,000-vertex hulls went from 43,455 to 38,067 instructions per evaluation with the search
+//! alone in the copies (38,326 with AVX2 alone; the other features took 0.7 % more instructions
+//! and about 2.5 % more time off), and the patch and climbs inside took some more.
 //!
 //! Its results are bit-identical: the same floating-point operations in the same order, as the
 //! tests below check bit for bit. FMA changes no instruction of the copy (compiled with AVX2
 //! alone and with AVX2 and FMA it is the same code): Rust never contracts `a * b + c` into a
-//! fused multiply-add on its own and the search calls no `mul_add`.
+//! fused multiply-add on its own and this code calls no `mul_add`.
 //!
 //! The `multiversion` crate writes the copies and the dispatch: the CPU is asked on the first
 //! call, which stores the chosen copy in a function pointer of the dispatcher's own (an atomic,
@@ -20,23 +21,24 @@
 //! call is direct. No `unsafe` is written here: the call into the featured copy, sound only after
 //! the check, is the crate's macro's.
 //!
-//! For the featured copy to pay, the search's callees must be compiled inside it: the search and
-//! its helpers in hull_depth.rs, height_cells.rs and shape.rs are `#[inline(always)]` for that
-//! (each copy then holds all of them; a helper left out runs its baseline code).
+//! For the featured copy to pay, the callees must be compiled inside it: the search and its
+//! helpers in hull_depth.rs, height_cells.rs and shape.rs, and the patch's functions in convex.rs,
+//! are `#[inline(always)]` for that (each copy then holds all of them; a helper left out runs its
+//! baseline code). GJK/EPA (`closest_general`, the fallback) stays outside, in its baseline code.
 
 use multiversion::multiversion;
 
-use super::hull_depth;
-use crate::physics::math::{Pose, Vec3};
-use crate::physics::shape::ConvexHull;
+use super::convex::{self, Convex};
+use super::ContactPoint;
+use crate::physics::math::Pose;
 
-/// [`hull_depth::penetration_normal`], in the copy that suits the CPU.
+/// [`convex::contacts_of`], in the copy that suits the CPU.
 #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt+fma+movbe+f16c"), dispatcher = "indirect")]
-pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
-    hull_depth::penetration_normal(a, pose_a, b, pose_b)
+pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
+    convex::contacts_of(a, pose_a, b, pose_b, out)
 }
 
-/// Whether [`penetration_normal`]'s dispatch takes the featured copy on this CPU: the same
+/// Whether [`contacts_of`]'s dispatch takes the featured copy on this CPU: the same
 /// targets (keep them equal) and dispatch, asking the copy it lands in whether it was compiled
 /// with AVX2.
 #[cfg(test)]
@@ -48,6 +50,9 @@ fn featured_copy_taken() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::physics::geometry::hull_depth;
+    use crate::physics::math::Vec3;
+    use crate::physics::shape::ConvexHull;
     use crate::test_rng::XorShift64Star as Rng;
 
     /// `n` points on an ellipsoid with these semi-axes (as hull_depth's tests make them).
@@ -87,11 +92,11 @@ mod tests {
 
     /// Random hull pairs (round, flat, long; few to many vertices, above and below the size where
     /// support vertices are climbed instead of scanned) at random poses from grazing to deep: the
-    /// dispatched copy (the featured one on a CPU with its features) and the baseline copy (the
-    /// search called directly from this test, compiled for any x86-64) give the same normals bit
-    /// for bit and the same seeds, or both no answer.
+    /// dispatched copy (the featured one on a CPU with its features) and the baseline copy
+    /// ([`convex::contacts_of`] called directly from this test, compiled for any x86-64) give the
+    /// same contact points bit for bit: witnesses, normals, separations, weights and ids.
     #[test]
-    fn both_copies_give_bit_identical_normals_and_seeds_on_random_hull_pairs() {
+    fn both_copies_give_bit_identical_contacts_on_random_hull_pairs() {
         if !cpu_has_features() {
             eprintln!("this CPU lacks a feature of the featured copy: both calls run the baseline copy");
         }
@@ -115,18 +120,26 @@ mod tests {
             let touch = overlap(&a, &pose_a, &b, &Pose { r: pose_a.r, q: q_b }, &direction);
             let depth = if round % 4 == 0 { 3e-3 + 0.02 * rng.next() } else { 1e-4 + 3e-3 * rng.next() };
             let pose_b = Pose { r: pose_a.r + direction * (touch - depth), q: q_b };
-            let featured = penetration_normal(&a, &pose_a, &b, &pose_b);
-            let baseline = hull_depth::penetration_normal(&a, &pose_a, &b, &pose_b);
+            let (shape_a, shape_b) = (Convex::Hull(&a), Convex::Hull(&b));
+            let (mut featured, mut baseline) = (Vec::new(), Vec::new());
+            contacts_of(&shape_a, &pose_a, &shape_b, &pose_b, &mut featured);
+            convex::contacts_of(&shape_a, &pose_a, &shape_b, &pose_b, &mut baseline);
             rounds += 1;
-            match (featured, baseline) {
-                (Some((m, seeds)), Some((n, seeds_baseline))) => {
-                    answered += 1;
-                    assert_eq!(m.map(f64::to_bits), n.map(f64::to_bits), "round {round}: {m:?} vs {n:?}");
-                    assert_eq!(seeds, seeds_baseline, "round {round}");
-                }
-                (None, None) => {}
-                (featured, baseline) => panic!("round {round}: {featured:?} vs {baseline:?}"),
+            if hull_depth::penetration_normal(&a, &pose_a, &b, &pose_b).is_some() {
+                answered += 1;
             }
+            let bits = |points: &[ContactPoint]| -> Vec<Vec<u64>> {
+                points
+                    .iter()
+                    .map(|p| {
+                        let mut row: Vec<u64> = [p.p_a_w, p.p_b_w, p.normal_ab_w].iter().flat_map(|v| v.iter().map(|x| x.to_bits())).collect();
+                        row.extend([p.separation.to_bits(), p.weight.to_bits(), u64::from(p.id)]);
+                        row
+                    })
+                    .collect()
+            };
+            assert!(!featured.is_empty(), "round {round}: no contact");
+            assert_eq!(bits(&featured), bits(&baseline), "round {round}: {featured:?} vs {baseline:?}");
         }
         eprintln!("{answered} of {rounds} pairs answered by the search");
         assert!(answered >= 60, "{answered} of {rounds} pairs answered");

@@ -77,7 +77,8 @@ impl<T: Copy + Default, const N: usize> DerefMut for SmallList<T, N> {
 }
 
 impl<T: Copy + Default, const N: usize> FromIterator<T> for SmallList<T, N> {
-    #[inline]
+    // (Always: compiled inside each copy of hull_dispatch.rs.)
+    #[inline(always)]
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut list = Self::new();
         for item in iter {
