@@ -601,23 +601,23 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
     // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
     // found, and none when it cannot with the lowest of B's.
-    // B's keys and their edges' positions in the walk, in the walk's order.
-    // (Two arrays of plain numbers: each cleared by a memset, where one of pairs would be cleared
+    // B's keys, heights and their edges' positions in the walk, in the walk's order.
+    // (Arrays of plain numbers: each cleared by a memset, where one of tuples would be cleared
     // field by field around the padding.)
-    let (mut keys_b, mut positions_b) = ([0.0; MAX_EDGES], [0u8; MAX_EDGES]);
+    let (mut keys_b, mut heights_b, mut positions_b) = ([0.0; MAX_EDGES], [0.0; MAX_EDGES], [0u8; MAX_EDGES]);
     let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
     for (k, edge) in walk_b.edges().iter().enumerate() {
         let height = gb.edges[edge.gauss as usize].height;
         if out_of_reach(edge.nearest, height, walk_a.least) {
             continue;
         }
-        (keys_b[kept_b], positions_b[kept_b]) = (height - distance * edge.nearest, k as u8);
+        (keys_b[kept_b], heights_b[kept_b], positions_b[kept_b]) = (height - distance * edge.nearest, height, k as u8);
         kept_b += 1;
         if height < lowest_b {
             lowest_b = height;
         }
     }
-    let (keys_b, positions_b) = (&keys_b[..kept_b], &positions_b[..kept_b]);
+    let (keys_b, heights_b, positions_b) = (&keys_b[..kept_b], &heights_b[..kept_b], &positions_b[..kept_b]);
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
     let t_ab = rb.transpose() * t_ab;
@@ -631,15 +631,13 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
         let n2_x_n1 = n2.cross(&n1);
         let mut line_a = None;
-        for (&key_b, &k) in keys_b.iter().zip(positions_b) {
-            if height_a + key_b > best.0 + margin {
+        for ((&key_b, &height_b), &k) in keys_b.iter().zip(heights_b).zip(positions_b) {
+            let limit = best.0 + margin;
+            if height_a + key_b > limit || key_a + height_b > limit {
                 continue;
             }
             let edge_b = &walk_b.edges[k as usize];
             let arc_b = &gb.edges[edge_b.gauss as usize];
-            if key_a + arc_b.height > best.0 + margin {
-                continue;
-            }
             // B's arc negated: its normals' signs are folded into the tests (the cross product
             // of the two negated normals is the same).
             let (c_ba, d_ba) = (arc_b.n1.dot(&n2_x_n1), arc_b.n2.dot(&n2_x_n1));
