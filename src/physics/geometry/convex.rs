@@ -545,7 +545,7 @@ fn same(q: Vec2, weight: f64) -> PatchPoint {
 
 #[inline(always)]
 fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
-    let polygon = |vertices: &[Vec3]| counter_clockwise(vertices.iter().map(|v| plane.project(v)).collect());
+    let polygon = |vertices: &[Vec3]| polygon_on(plane, vertices);
     match (fa, fb) {
         (Feature::Point(p), _) | (_, Feature::Point(p)) => [same(plane.project(p), 1.0)].into_iter().collect(),
         (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => polygon_polygon(&polygon(va), &polygon(vb), depth),
@@ -556,6 +556,17 @@ fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
             segment_segment(plane.project(a0), plane.project(a1), plane.project(b0), plane.project(b1), depth)
         }
     }
+}
+
+/// The vertices projected on the plane, counter-clockwise. (A loop, not a collected map: the
+/// map's `next` would not be inlined into the copies of hull_dispatch.rs.)
+#[inline(always)]
+fn polygon_on(plane: &PatchPlane, vertices: &[Vec3]) -> Polygon2 {
+    let mut projected = Polygon2::new();
+    for v in vertices {
+        projected.push(plane.project(v));
+    }
+    counter_clockwise(projected)
 }
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
@@ -644,14 +655,19 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
     }
     let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
     let count = clipped.len();
-    let edges: SmallList<f64, 12> = (0..count).map(|i| (clipped[after(i, count)] - clipped[i]).norm()).collect();
+    // (Loops, not collected maps: a map's `next` would not be inlined into the copies of
+    // hull_dispatch.rs.)
+    let mut edges: SmallList<f64, 12> = SmallList::new();
+    for i in 0..count {
+        edges.push((clipped[after(i, count)] - clipped[i]).norm());
+    }
     let perimeter: f64 = edges.iter().sum();
-    (0..count)
-        .map(|i| {
-            let share = if perimeter > 0.0 { (edges[if i == 0 { count - 1 } else { i - 1 }] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
-            same(clipped[i], total * share)
-        })
-        .collect()
+    let mut patch = Patch::new();
+    for i in 0..count {
+        let share = if perimeter > 0.0 { (edges[if i == 0 { count - 1 } else { i - 1 }] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
+        patch.push(same(clipped[i], total * share));
+    }
+    patch
 }
 
 #[inline(always)]

@@ -604,20 +604,21 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // B's keys, heights and their edges' positions in the walk, in the walk's order.
     // (Arrays of plain numbers: each cleared by a memset, where one of tuples would be cleared
     // field by field around the padding.)
-    let (mut keys_b, mut heights_b, mut positions_b) = ([0.0; MAX_EDGES], [0.0; MAX_EDGES], [0u8; MAX_EDGES]);
+    let (mut keys_b, mut heights_b, mut arcs_b, mut positions_b) = ([0.0; MAX_EDGES], [0.0; MAX_EDGES], [0u32; MAX_EDGES], [0u8; MAX_EDGES]);
     let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
     for (k, edge) in walk_b.edges().iter().enumerate() {
         let height = gb.edges[edge.gauss as usize].height;
         if out_of_reach(edge.nearest, height, walk_a.least) {
             continue;
         }
-        (keys_b[kept_b], heights_b[kept_b], positions_b[kept_b]) = (height - distance * edge.nearest, height, k as u8);
+        (keys_b[kept_b], heights_b[kept_b]) = (height - distance * edge.nearest, height);
+        (arcs_b[kept_b], positions_b[kept_b]) = (edge.gauss, k as u8);
         kept_b += 1;
         if height < lowest_b {
             lowest_b = height;
         }
     }
-    let (keys_b, heights_b, positions_b) = (&keys_b[..kept_b], &heights_b[..kept_b], &positions_b[..kept_b]);
+    let (keys_b, heights_b, arcs_b, positions_b) = (&keys_b[..kept_b], &heights_b[..kept_b], &arcs_b[..kept_b], &positions_b[..kept_b]);
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
     let t_ab = rb.transpose() * t_ab;
@@ -631,13 +632,12 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
         let n2_x_n1 = n2.cross(&n1);
         let mut line_a = None;
-        for ((&key_b, &height_b), &k) in keys_b.iter().zip(heights_b).zip(positions_b) {
+        for (((&key_b, &height_b), &arc), &k) in keys_b.iter().zip(heights_b).zip(arcs_b).zip(positions_b) {
             let limit = best.0 + margin;
             if height_a + key_b > limit || key_a + height_b > limit {
                 continue;
             }
-            let edge_b = &walk_b.edges[k as usize];
-            let arc_b = &gb.edges[edge_b.gauss as usize];
+            let arc_b = &gb.edges[arc as usize];
             // B's arc negated: its normals' signs are folded into the tests (the cross product
             // of the two negated normals is the same).
             let (c_ba, d_ba) = (arc_b.n1.dot(&n2_x_n1), arc_b.n2.dot(&n2_x_n1));
@@ -659,7 +659,8 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
                     line
                 }
             };
-            let (point_b, other_b) = (b.vertices[edge_b.vertex as usize], b.vertices[b.graph.neighbors[edge_b.gauss as usize] as usize]);
+            let vertex_b = walk_b.edges[k as usize].vertex;
+            let (point_b, other_b) = (b.vertices[vertex_b as usize], b.vertices[b.graph.neighbors[arc as usize] as usize]);
             let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
                 continue;
             };
@@ -668,7 +669,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             }
             let overlap = (point_a - point_b).dot(&m);
             if overlap < best.0 {
-                best = (overlap, rb * m, [edge_a.vertex as usize, edge_b.vertex as usize]);
+                best = (overlap, rb * m, [edge_a.vertex as usize, vertex_b as usize]);
             }
         }
     }
