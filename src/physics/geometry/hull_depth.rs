@@ -678,44 +678,44 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::physics::math::Rotation;
     use nalgebra::Matrix3;
 
     use crate::test_rng::XorShift64Star as Rng;
 
-/// An edge of a hull in W for the brute force: its two vertices, the two face normals at its ends
-/// of the arc, and their cross product.
-#[derive(Clone, Copy)]
-struct WorldEdge {
-    vertex: u32,
-    other: u32,
-    n1: Vec3,
-    n2: Vec3,
-    n2_x_n1: Vec3,
-}
-
-impl WorldEdge {
-    /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
-    #[inline]
-    fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64) -> WorldEdge {
-        let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
-        let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
-        WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1) }
+    /// An edge of a hull in W for the brute force: its two vertices, the two face normals at its ends
+    /// of the arc, and their cross product.
+    #[derive(Clone, Copy)]
+    struct WorldEdge {
+        vertex: u32,
+        other: u32,
+        n1: Vec3,
+        n2: Vec3,
+        n2_x_n1: Vec3,
     }
 
-    /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
-    /// (toward the other).
-    #[inline]
-    fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
-        let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
-        (rotation * a + translation, rotation * (b - a))
+    impl WorldEdge {
+        /// Edge `[v, w, f1, f2]` of `hull` in W, its face normals multiplied by `sign`.
+        #[inline]
+        fn new(hull: &ConvexHull, edge: &[u32; 4], rotation: &Matrix3<f64>, sign: f64) -> WorldEdge {
+            let n1 = rotation * hull.gauss.normals[edge[2] as usize] * sign;
+            let n2 = rotation * hull.gauss.normals[edge[3] as usize] * sign;
+            WorldEdge { vertex: edge[0], other: edge[1], n1, n2, n2_x_n1: n2.cross(&n1) }
+        }
+
+        /// The edge's line moved by `rotation` and `translation`: its first vertex and its direction
+        /// (toward the other).
+        #[inline]
+        fn line(&self, hull: &ConvexHull, rotation: &Matrix3<f64>, translation: &Vec3) -> (Vec3, Vec3) {
+            let (a, b) = (hull.vertices[self.vertex as usize], hull.vertices[self.other as usize]);
+            (rotation * a + translation, rotation * (b - a))
+        }
     }
-}
 
     /// `n` points on an ellipsoid with these semi-axes: every point is a hull vertex.
-    fn hull(rng: &mut Rng, n: usize, axes: Vec3) -> ConvexHull {
+    pub(crate) fn hull(rng: &mut Rng, n: usize, axes: Vec3) -> ConvexHull {
         let points: Vec<Vec3> = (0..n).map(|_| rng.unit().component_mul(&axes)).collect();
         ConvexHull::new(&points).unwrap()
     }
@@ -725,8 +725,20 @@ impl WorldEdge {
     }
 
     /// Overlap along m by scanning every vertex.
-    fn overlap(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose, m: &Vec3) -> f64 {
+    pub(crate) fn overlap(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose, m: &Vec3) -> f64 {
         support(a, pose_a, m) + support(b, pose_b, &-m)
+    }
+
+    /// Random poses of `a` and `b`: A anywhere near the origin in any orientation, B in any
+    /// orientation along a random direction from A, at the offset `along(touch, rng)`, where
+    /// `touch` is the offset at which that direction separates them.
+    pub(crate) fn random_poses(rng: &mut Rng, a: &ConvexHull, b: &ConvexHull, along: impl FnOnce(f64, &mut Rng) -> f64) -> (Pose, Pose) {
+        let pose_a = Pose { r: Vec3::new(rng.next(), rng.next(), rng.next()) * 0.1, q: rng.rotation() };
+        let q_b = rng.rotation();
+        let direction = rng.unit();
+        let touch = overlap(a, &pose_a, b, &Pose { r: pose_a.r, q: q_b }, &direction);
+        let offset = along(touch, rng);
+        (pose_a, Pose { r: pose_a.r + direction * offset, q: q_b })
     }
 
     /// The least overlap over every face normal of both hulls and every crossing pair of edges
@@ -864,14 +876,12 @@ impl WorldEdge {
             let (axes_a, axes_b) = (axes(&mut rng), axes(&mut rng));
             let a = hull(&mut rng, n, axes_a);
             let b = hull(&mut rng, n + 7, axes_b);
-            let pose_a = Pose { r: Vec3::new(rng.next(), rng.next(), rng.next()) * 0.1, q: rng.rotation() };
-            let q_b = rng.rotation();
-            // From grazing to deep: a fraction of the offset along `direction` at which that
-            // direction separates them (they touch at most that far apart).
-            let direction = rng.unit();
-            let touch = overlap(&a, &pose_a, &b, &Pose { r: pose_a.r, q: q_b }, &direction);
-            let fraction = if round % 2 == 0 { 0.9 + 0.1 * rng.next() } else { 0.4 + 0.5 * rng.next() };
-            let pose_b = Pose { r: pose_a.r + direction * touch * fraction, q: q_b };
+            // From grazing to deep: a fraction of the offset at which the direction separates
+            // them (they touch at most that far apart).
+            let (pose_a, pose_b) = random_poses(&mut rng, &a, &b, |touch, rng| {
+                let fraction = if round % 2 == 0 { 0.9 + 0.1 * rng.next() } else { 0.4 + 0.5 * rng.next() };
+                touch * fraction
+            });
             let Some((m, [seed_a, seed_b])) = penetration_normal(&a, &pose_a, &b, &pose_b) else {
                 continue;
             };

@@ -51,23 +51,9 @@ fn featured_copy_taken() -> bool {
 mod tests {
     use super::*;
     use crate::physics::geometry::hull_depth;
+    use crate::physics::geometry::hull_depth::tests::{hull, random_poses};
     use crate::physics::math::Vec3;
-    use crate::physics::shape::ConvexHull;
     use crate::test_rng::XorShift64Star as Rng;
-
-    /// `n` points on an ellipsoid with these semi-axes (as hull_depth's tests make them).
-    fn hull(rng: &mut Rng, n: usize, axes: Vec3) -> ConvexHull {
-        let points: Vec<Vec3> = (0..n).map(|_| rng.unit().component_mul(&axes)).collect();
-        ConvexHull::new(&points).unwrap()
-    }
-
-    /// The overlap of the hulls along `m` (W), by scanning every vertex.
-    fn overlap(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose, m: &Vec3) -> f64 {
-        let support = |hull: &ConvexHull, pose: &Pose, m: &Vec3| {
-            hull.vertices.iter().map(|v| pose.transform_point(v).dot(m)).fold(f64::NEG_INFINITY, f64::max)
-        };
-        support(a, pose_a, m) + support(b, pose_b, &-m)
-    }
 
     /// Whether this CPU has what the featured copy needs (else both calls run the baseline).
     fn cpu_has_features() -> bool {
@@ -112,14 +98,12 @@ mod tests {
             let (axes_a, axes_b) = (axes(&mut rng), axes(&mut rng));
             let a = hull(&mut rng, n, axes_a);
             let b = hull(&mut rng, n + 7, axes_b);
-            let pose_a = Pose { r: Vec3::new(rng.next(), rng.next(), rng.next()) * 0.1, q: rng.rotation() };
-            let q_b = rng.rotation();
-            // Overlapping by a random depth along `direction` (at `touch` that direction separates
-            // them): mostly shallow, as resting contact is, and now and then deeper.
-            let direction = rng.unit();
-            let touch = overlap(&a, &pose_a, &b, &Pose { r: pose_a.r, q: q_b }, &direction);
-            let depth = if round % 4 == 0 { 3e-3 + 0.02 * rng.next() } else { 1e-4 + 3e-3 * rng.next() };
-            let pose_b = Pose { r: pose_a.r + direction * (touch - depth), q: q_b };
+            // Overlapping by a random depth along the direction (at `touch` it separates them):
+            // mostly shallow, as resting contact is, and now and then deeper.
+            let (pose_a, pose_b) = random_poses(&mut rng, &a, &b, |touch, rng| {
+                let depth = if round % 4 == 0 { 3e-3 + 0.02 * rng.next() } else { 1e-4 + 3e-3 * rng.next() };
+                touch - depth
+            });
             let (shape_a, shape_b) = (Convex::Hull(&a), Convex::Hull(&b));
             let (mut featured, mut baseline) = (Vec::new(), Vec::new());
             contacts_of(&shape_a, &pose_a, &shape_b, &pose_b, &mut featured);
