@@ -69,15 +69,26 @@ pub(crate) struct GaussMap {
     centre: Vec3,
     /// The distance from `centre` to each face's plane (`offset - normal . centre`).
     heights: Vec<f64>,
-    /// The least height of the faces around each vertex: along any direction whose support
-    /// vertex it is, the hull reaches at least this far beyond the centre.
-    vertex_heights: Vec<f64>,
+    /// Per vertex, the least height of the faces around it and its entries in `edges`: what a
+    /// walk reads of a vertex, together.
+    vertices: Vec<GaussVertex>,
     /// The least height of all (> 0): the ball of this radius about `centre` is inside.
     inradius: f64,
     /// False when the faces are not a closed polyhedron (an edge not shared by exactly two faces).
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
+}
+
+/// A vertex on a hull's Gauss map.
+#[derive(Clone, Copy, Debug)]
+struct GaussVertex {
+    /// The least height of the faces around it: along any direction whose support vertex it is,
+    /// the hull reaches at least this far beyond the centre.
+    height: f64,
+    /// Its edges: `edges[start..end]`, the graph's neighbour row.
+    start: u32,
+    end: u32,
 }
 
 /// One entry of a hull's neighbour rows on its Gauss map: the edge from a vertex to a neighbour.
@@ -92,12 +103,30 @@ struct GaussEdge {
     faces: [u32; 2],
     /// The cosine of the edge's arc: the dot product of its two faces' normals.
     cos: f64,
+    /// `1 - cos^2`, the square of the arc's sine, for the arc test; -1 for an arc too short for
+    /// the test's formula (see [`arc_in_cone`]).
+    sine2: f64,
     /// The lower height of its two faces.
     height: f64,
     /// Bit `i` set when the edge is the first edge of `faces[i]` (its first two vertices): the
     /// walked edge from which a face is taken as a candidate, once (from either direction).
     first: u8,
+    /// The neighbour: the edge's other end.
+    to: u32,
 }
+
+/// [`GaussEdge::sine2`] of an arc whose cosine is `k`.
+fn arc_sine2(k: f64) -> f64 {
+    let sine2 = 1.0 - k * k;
+    if sine2.is_nan() || sine2 <= SHORT_ARC {
+        -1.0
+    } else {
+        sine2
+    }
+}
+
+/// The square of the sine below which an arc is short (see [`arc_in_cone`]).
+const SHORT_ARC: f64 = 1e-6;
 
 impl GaussMap {
     pub(crate) fn new(vertices: &[Vec3], faces: &[HullFace], graph: &HullGraph) -> GaussMap {
@@ -108,6 +137,11 @@ impl GaussMap {
         let inradius = heights.iter().copied().fold(f64::INFINITY, f64::min);
         let vertex_heights: Vec<f64> =
             (0..vertices.len()).map(|v| graph.faces_of(v).iter().map(|&f| heights[f as usize]).fold(f64::INFINITY, f64::min)).collect();
+        let gauss_vertices = vertex_heights
+            .iter()
+            .enumerate()
+            .map(|(v, &height)| GaussVertex { height, start: graph.neighbor_start[v], end: graph.neighbor_start[v + 1] })
+            .collect();
         let mut usable = inradius > 0.0 && inradius.is_finite();
         // Per face, its first edge (its first two vertices, the smaller first).
         let face_edges: Vec<[u32; 2]> = faces
@@ -126,15 +160,16 @@ impl GaussMap {
                     let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
                     let (n1, n2) = (normals[f1 as usize], normals[f2 as usize]);
                     let height = heights[f1 as usize].min(heights[f2 as usize]);
-                    edges.push(GaussEdge { n1, n2, n2_x_n1: n2.cross(&n1), faces: [f1, f2], cos: n1.dot(&n2), height, first });
+                    let cos = n1.dot(&n2);
+                    edges.push(GaussEdge { n1, n2, n2_x_n1: n2.cross(&n1), faces: [f1, f2], cos, sine2: arc_sine2(cos), height, first, to: w });
                 } else {
                     usable = false;
-                    edges.push(GaussEdge::default());
+                    edges.push(GaussEdge { to: w, ..GaussEdge::default() });
                 }
             }
         }
         let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        GaussMap { normals, offsets, edges, centre, heights, vertex_heights, inradius, usable, cells }
+        GaussMap { normals, offsets, edges, centre, heights, vertices: gauss_vertices, inradius, usable, cells }
     }
 }
 
@@ -282,20 +317,20 @@ impl Marks for Seen {
 /// and division. Rounded toward yes.
 #[cfg(test)]
 fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
-    arc_in_cone(n1, n2, n1.dot(n2), c, cos_t).is_some()
+    let k = n1.dot(n2);
+    arc_in_cone(n1, n2, k, arc_sine2(k), c, cos_t).is_some()
 }
 
-/// [`arc_nearest`] of the arc from `n1` to `n2` (`k = n1 . n2`) when it meets the cone (as
-/// [`arc_meets_cone`]), `None` otherwise: the walk's test, which keeps the bound of the arcs it
-/// takes for the edge pairs. The test needs no square root or division; the bound's are taken only
-/// for the arcs that meet the cone.
+/// [`arc_nearest`] of the arc from `n1` to `n2` (`k = n1 . n2`, `sine2` its [`arc_sine2`]) when
+/// it meets the cone (as [`arc_meets_cone`]), `None` otherwise: the walk's test, which keeps the
+/// bound of the arcs it takes for the edge pairs. The test needs no square root or division; the
+/// bound's are taken only for the arcs that meet the cone.
 #[inline(always)]
-fn arc_in_cone(n1: &Vec3, n2: &Vec3, k: f64, c: &Vec3, cos_t: f64) -> Option<f64> {
+fn arc_in_cone(n1: &Vec3, n2: &Vec3, k: f64, sine2: f64, c: &Vec3, cos_t: f64) -> Option<f64> {
     let (a1, a2) = (n1.dot(c), n2.dot(c));
     // (`if` rather than `f64::max`: one instruction; the operands are finite.)
     let ends = if a1 > a2 { a1 } else { a2 };
-    let sine2 = 1.0 - k * k;
-    if sine2.is_nan() || sine2 <= 1e-6 {
+    if sine2 <= SHORT_ARC {
         // A very short arc: its nearer end plus its chord.
         let nearest = ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
         return (nearest >= cos_t).then_some(nearest);
@@ -346,7 +381,7 @@ fn nearest_of(a1: f64, a2: f64, k: f64) -> f64 {
     // (`if` rather than `f64::max`: one instruction; the operands are finite.)
     let ends = if a1 > a2 { a1 } else { a2 };
     let sine2 = 1.0 - k * k;
-    if sine2.is_nan() || sine2 <= 1e-6 {
+    if sine2.is_nan() || sine2 <= SHORT_ARC {
         return ends + (2.0 - 2.0 * k).max(0.0).sqrt() + ARC_ROUNDING;
     }
     let (x, y) = (a1 - k * a2, a2 - k * a1);
@@ -367,7 +402,6 @@ const ARC_ROUNDING: f64 = 1e-9;
 #[inline(always)]
 fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &mut Walk) -> Option<()> {
     let gauss = &hull.gauss;
-    let graph = &hull.graph;
     let mut marks = M::new();
     out.vertices[0] = start as u32;
     marks.queue(start as u32);
@@ -379,18 +413,19 @@ fn walk<M: Marks>(hull: &ConvexHull, start: usize, c: &Vec3, cos_t: f64, out: &m
         let v = out.vertices[head] as usize;
         head += 1;
         marks.done(v as u32);
-        let height = gauss.vertex_heights[v];
-        if height < least {
-            least = height;
+        let vertex = &gauss.vertices[v];
+        if vertex.height < least {
+            least = vertex.height;
         }
-        let (from, to) = (graph.neighbor_start[v] as usize, graph.neighbor_start[v + 1] as usize);
-        for (index, (&w, edge)) in (from..to).zip(graph.neighbors[from..to].iter().zip(&gauss.edges[from..to])) {
+        let (from, to) = (vertex.start as usize, vertex.end as usize);
+        for (index, edge) in (from..to).zip(&gauss.edges[from..to]) {
+            let w = edge.to;
             let mark = marks.mark(w);
             // An edge to a vertex already walked from was tested from there.
             if mark == Mark::Done {
                 continue;
             }
-            let Some(nearest) = arc_in_cone(&edge.n1, &edge.n2, edge.cos, c, cos_t) else {
+            let Some(nearest) = arc_in_cone(&edge.n1, &edge.n2, edge.cos, edge.sine2, c, cos_t) else {
                 continue;
             };
             if mark == Mark::New {
@@ -653,14 +688,14 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             let (point_a, direction_a) = match line_a {
                 Some(line) => line,
                 None => {
-                    let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[a.graph.neighbors[edge_a.gauss as usize] as usize]);
+                    let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[arc_a.to as usize]);
                     let line = (r_ab * p + t_ab, r_ab * (q - p));
                     line_a = Some(line);
                     line
                 }
             };
             let vertex_b = walk_b.edges[k as usize].vertex;
-            let (point_b, other_b) = (b.vertices[vertex_b as usize], b.vertices[b.graph.neighbors[arc as usize] as usize]);
+            let (point_b, other_b) = (b.vertices[vertex_b as usize], b.vertices[arc_b.to as usize]);
             let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
                 continue;
             };
@@ -825,7 +860,7 @@ pub(crate) mod tests {
                 let angle = cos_t.acos() * rng.next();
                 let m = axis * angle.cos() + side * angle.sin();
                 let v = h.support_index(&m);
-                assert!(h.gauss.vertex_heights[v] >= least, "{} < {least}", h.gauss.vertex_heights[v]);
+                assert!(h.gauss.vertices[v].height >= least, "{} < {least}", h.gauss.vertices[v].height);
             }
         }
         assert!(answered > 150, "{answered} of 200 cones answered");
