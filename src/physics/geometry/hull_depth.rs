@@ -196,6 +196,54 @@ struct WalkEdge {
     nearest: f64,
 }
 
+/// Edges tested together by [`Lanes::meeting`].
+const LANES: usize = 4;
+/// B's edges met by A's at a time in the edge pairs: a batch's lanes take 1,792 bytes.
+const BATCH: usize = 28;
+
+/// What the edge pairs test first of [`LANES`] of B's edges, a column each (so that the tests run
+/// in vector registers): their keys and heights (see [`penetration_normal`]) and their arcs' end
+/// normals, as coordinates.
+#[derive(Clone, Copy)]
+struct Lanes {
+    key: [f64; LANES],
+    height: [f64; LANES],
+    n1: [[f64; LANES]; 3],
+    n2: [[f64; LANES]; 3],
+}
+
+impl Lanes {
+    /// Column `lane`: an edge with this key and this Gauss map entry.
+    #[inline(always)]
+    fn set(&mut self, lane: usize, key: f64, arc: &GaussEdge) {
+        (self.key[lane], self.height[lane]) = (key, arc.height);
+        for axis in 0..3 {
+            (self.n1[axis][lane], self.n2[axis][lane]) = (arc.n1[axis], arc.n2[axis]);
+        }
+    }
+
+    /// Bit `l` set when edge `l` is within reach of an edge of A with this height and key (both
+    /// bounds below `limit`) and its arc's ends lie strictly on either side of the plane normal
+    /// to `n2_x_n1` (A's arc's): the first test of the arcs' crossing, with the products summed
+    /// as `Vec3::dot` sums them, so that the answer is the same.
+    #[inline(always)]
+    fn meeting(&self, height_a: f64, key_a: f64, limit: f64, n2_x_n1: &Vec3) -> u32 {
+        let mut bits = 0;
+        for l in 0..LANES {
+            let c = self.n1[0][l] * n2_x_n1.x + self.n1[1][l] * n2_x_n1.y + self.n1[2][l] * n2_x_n1.z;
+            let d = self.n2[0][l] * n2_x_n1.x + self.n2[1][l] * n2_x_n1.y + self.n2[2][l] * n2_x_n1.z;
+            // Both bounds below the limit and the ends' products of opposite signs: the largest of
+            // the three below zero (one value whose sign is the answer, for one mask of the four;
+            // a bound equal to the limit cannot beat the least overlap, as the limit is above it).
+            let (over_a, over_b, sides) = (height_a + self.key[l] - limit, key_a + self.height[l] - limit, c * d);
+            let over = if over_a > over_b { over_a } else { over_b };
+            let worst = if sides > over { sides } else { over };
+            bits |= u32::from(worst < 0.0) << l;
+        }
+        bits
+    }
+}
+
 /// Where a vertex stands in a walk.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -636,75 +684,96 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // edge is kept when its bound with the other hull's least can reach p(u) (its arc meets its
     // own cone); each of A's meets only those of B's whose bound can still beat the least overlap
     // found, and none when it cannot with the lowest of B's.
-    // B's keys, heights and their edges' positions in the walk, in the walk's order.
-    // (Arrays of plain numbers: each cleared by a memset, where one of tuples would be cleared
-    // field by field around the padding.)
-    let (mut keys_b, mut heights_b, mut arcs_b, mut positions_b) = ([0.0; MAX_EDGES], [0.0; MAX_EDGES], [0u32; MAX_EDGES], [0u8; MAX_EDGES]);
-    let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
-    for (k, edge) in walk_b.edges().iter().enumerate() {
-        let height = gb.edges[edge.gauss as usize].height;
-        if out_of_reach(edge.nearest, height, walk_a.least) {
-            continue;
-        }
-        (keys_b[kept_b], heights_b[kept_b]) = (height - distance * edge.nearest, height);
-        (arcs_b[kept_b], positions_b[kept_b]) = (edge.gauss, k as u8);
-        kept_b += 1;
-        if height < lowest_b {
-            lowest_b = height;
-        }
-    }
-    let (keys_b, heights_b, arcs_b, positions_b) = (&keys_b[..kept_b], &heights_b[..kept_b], &arcs_b[..kept_b], &positions_b[..kept_b]);
+    // B's kept edges, in batches of at most BATCH in the walk's order: their keys, heights and
+    // normals in lanes of four, and their entries in the Gauss map and first vertices. (Arrays of
+    // plain numbers, each cleared by a memset of under 2 KiB: see [`Walk`].)
+    const EMPTY: Lanes = Lanes { key: [0.0; LANES], height: [0.0; LANES], n1: [[0.0; LANES]; 3], n2: [[0.0; LANES]; 3] };
     // The pairs are tested in B's frame: B's edges as they are, A's turned by `R_b^T R_a` and
     // moved by `R_b^T (r_a - r_b)`; the winning normal is turned back into W.
     let t_ab = rb.transpose() * t_ab;
-    for edge_a in walk_a.edges() {
-        let arc_a = &ga.edges[edge_a.gauss as usize];
-        let (height_a, nearest_a) = (arc_a.height, edge_a.nearest);
-        let key_a = height_a - distance * nearest_a;
-        if kept_b == 0 || out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
+    let mut rest_b = walk_b.edges();
+    while !rest_b.is_empty() {
+        let mut lanes_b = [EMPTY; BATCH / LANES];
+        let (mut arcs_b, mut vertices_b) = ([0u32; BATCH], [0u32; BATCH]);
+        let (mut kept_b, mut lowest_b) = (0, f64::INFINITY);
+        while let [edge, rest @ ..] = rest_b {
+            if kept_b == BATCH {
+                break;
+            }
+            rest_b = rest;
+            let arc = &gb.edges[edge.gauss as usize];
+            if out_of_reach(edge.nearest, arc.height, walk_a.least) {
+                continue;
+            }
+            lanes_b[kept_b / LANES].set(kept_b % LANES, arc.height - distance * edge.nearest, arc);
+            (arcs_b[kept_b], vertices_b[kept_b]) = (edge.gauss, edge.vertex);
+            kept_b += 1;
+            if arc.height < lowest_b {
+                lowest_b = arc.height;
+            }
+        }
+        if kept_b == 0 {
             continue;
         }
-        let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
-        let n2_x_n1 = n2.cross(&n1);
-        let mut line_a = None;
-        for (((&key_b, &height_b), &arc), &k) in keys_b.iter().zip(heights_b).zip(arcs_b).zip(positions_b) {
-            let limit = best.0 + margin;
-            if height_a + key_b > limit || key_a + height_b > limit {
+        // The last chunk's unused lanes out of every pair's reach.
+        for i in kept_b..kept_b.next_multiple_of(LANES) {
+            (lanes_b[i / LANES].key[i % LANES], lanes_b[i / LANES].height[i % LANES]) = (f64::INFINITY, f64::INFINITY);
+        }
+        let lanes_b = &lanes_b[..kept_b.div_ceil(LANES)];
+        for edge_a in walk_a.edges() {
+            let arc_a = &ga.edges[edge_a.gauss as usize];
+            let (height_a, nearest_a) = (arc_a.height, edge_a.nearest);
+            let key_a = height_a - distance * nearest_a;
+            if out_of_reach(nearest_a, height_a, walk_b.least) || key_a + lowest_b > best.0 + margin {
                 continue;
             }
-            let arc_b = &gb.edges[arc as usize];
-            // B's arc negated: its normals' signs are folded into the tests (the cross product
-            // of the two negated normals is the same).
-            let (c_ba, d_ba) = (arc_b.n1.dot(&n2_x_n1), arc_b.n2.dot(&n2_x_n1));
-            if c_ba * d_ba >= 0.0 {
-                continue;
-            }
-            let (a_dc, b_dc) = (n1.dot(&arc_b.n2_x_n1), n2.dot(&arc_b.n2_x_n1));
-            if a_dc * b_dc >= 0.0 || c_ba * b_dc >= 0.0 {
-                continue;
-            }
-            // A's line, once per edge of A (a `match`, not `get_or_insert_with`, whose closure
-            // would not be inlined into the copies of hull_dispatch.rs).
-            let (point_a, direction_a) = match line_a {
-                Some(line) => line,
-                None => {
-                    let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[arc_a.to as usize]);
-                    let line = (r_ab * p + t_ab, r_ab * (q - p));
-                    line_a = Some(line);
-                    line
+            let (n1, n2) = (r_ab * arc_a.n1, r_ab * arc_a.n2);
+            let n2_x_n1 = n2.cross(&n1);
+            let mut line_a = None;
+            // Four of B's edges at a time: those within reach whose arc has its ends on either
+            // side of A's arc's great circle; then each of them in turn, as far as it is still in
+            // reach (the least overlap may have dropped since its four were tested).
+            for (chunk, lanes) in lanes_b.iter().enumerate() {
+                let mut meeting = lanes.meeting(height_a, key_a, best.0 + margin, &n2_x_n1);
+                while meeting != 0 {
+                    let lane = meeting.trailing_zeros() as usize;
+                    meeting &= meeting - 1;
+                    let limit = best.0 + margin;
+                    if height_a + lanes.key[lane] > limit || key_a + lanes.height[lane] > limit {
+                        continue;
+                    }
+                    let (arc, vertex_b) = (arcs_b[chunk * LANES + lane], vertices_b[chunk * LANES + lane]);
+                    let arc_b = &gb.edges[arc as usize];
+                    // B's arc negated: its normals' signs are folded into the tests (the cross
+                    // product of the two negated normals is the same).
+                    let c_ba = arc_b.n1.dot(&n2_x_n1);
+                    let (a_dc, b_dc) = (n1.dot(&arc_b.n2_x_n1), n2.dot(&arc_b.n2_x_n1));
+                    if a_dc * b_dc >= 0.0 || c_ba * b_dc >= 0.0 {
+                        continue;
+                    }
+                    // A's line, once per edge of A (a `match`, not `get_or_insert_with`, whose
+                    // closure would not be inlined into the copies of hull_dispatch.rs).
+                    let (point_a, direction_a) = match line_a {
+                        Some(line) => line,
+                        None => {
+                            let (p, q) = (a.vertices[edge_a.vertex as usize], a.vertices[arc_a.to as usize]);
+                            let line = (r_ab * p + t_ab, r_ab * (q - p));
+                            line_a = Some(line);
+                            line
+                        }
+                    };
+                    let (point_b, other_b) = (b.vertices[vertex_b as usize], b.vertices[arc_b.to as usize]);
+                    let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
+                        continue;
+                    };
+                    if m.dot(&(n1 + n2)) < 0.0 {
+                        m = -m;
+                    }
+                    let overlap = (point_a - point_b).dot(&m);
+                    if overlap < best.0 {
+                        best = (overlap, rb * m, [edge_a.vertex as usize, vertex_b as usize]);
+                    }
                 }
-            };
-            let vertex_b = walk_b.edges[k as usize].vertex;
-            let (point_b, other_b) = (b.vertices[vertex_b as usize], b.vertices[arc_b.to as usize]);
-            let Some(mut m) = direction_a.cross(&(other_b - point_b)).try_normalize(0.0) else {
-                continue;
-            };
-            if m.dot(&(n1 + n2)) < 0.0 {
-                m = -m;
-            }
-            let overlap = (point_a - point_b).dot(&m);
-            if overlap < best.0 {
-                best = (overlap, rb * m, [edge_a.vertex as usize, vertex_b as usize]);
             }
         }
     }
