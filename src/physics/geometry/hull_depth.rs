@@ -615,11 +615,12 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         }
         cos_t = narrower.min(1.0);
     }
-    // (Two statements: a tuple of the two would be built and then copied.)
-    let mut walk_a = Walk::new();
-    let mut walk_b = Walk::new();
-    walk_any(a, ia, &ua, cos_t, &mut walk_a)?;
-    walk_any(b, ib, &ub, cos_t, &mut walk_b)?;
+    // (One loop over both hulls: the walk's code once, not twice, in the instruction cache.)
+    let mut walks = [Walk::new(), Walk::new()];
+    for (walk, (hull, start, axis)) in walks.iter_mut().zip([(a, ia, &ua), (b, ib, &ub)]) {
+        walk_any(hull, start, axis, cos_t, walk)?;
+    }
+    let (walk_a, walk_b) = (&walks[0], &walks[1]);
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
