@@ -566,31 +566,47 @@ fn polygon_on(plane: &PatchPlane, vertices: &[Vec3]) -> Polygon2 {
     for v in vertices {
         projected.push(plane.project(v));
     }
-    counter_clockwise(projected)
+    make_counter_clockwise(&mut projected);
+    projected
 }
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
 #[inline(always)]
 fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
+    make_counter_clockwise(&mut polygon);
+    polygon
+}
+
+/// [`counter_clockwise`] in place. (The patch's lists are changed where they are, not moved: a
+/// move copies a list through vector registers just after its items were stored one by one,
+/// and the loads wait for the stores to reach the cache.)
+#[inline(always)]
+fn make_counter_clockwise(polygon: &mut Polygon2) {
     let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[after(i, polygon.len())])).sum();
     if area < 0.0 {
         polygon.reverse();
     }
-    polygon
 }
 
 /// Sutherland-Hodgman: `subject` clipped by the convex counter-clockwise polygon `clip`.
 #[inline(always)]
 fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
-    let mut output: Polygon2 = subject.iter().copied().collect();
-    let mut input = Polygon2::new();
+    // Two buffers, each edge's input the other's output, taken by reference (not swapped: see
+    // make_counter_clockwise).
+    let mut buffers = [Polygon2::new(), Polygon2::new()];
+    for &p in subject {
+        buffers[0].push(p);
+    }
+    let mut live = 0;
     for i in 0..clip.len() {
         let (c0, c1) = (clip[i], clip[after(i, clip.len())]);
         let edge = c1 - c0;
         if edge.norm_squared() == 0.0 {
             continue;
         }
-        std::mem::swap(&mut input, &mut output);
+        let (first, second) = buffers.split_at_mut(1);
+        let (input, output) = if live == 0 { (&first[0], &mut second[0]) } else { (&second[0], &mut first[0]) };
+        live = 1 - live;
         output.clear();
         let side = |p: &Vec2| cross2(&edge, &(p - c0));
         let Some(&last) = input.last() else { break };
@@ -611,7 +627,12 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
             break;
         }
     }
-    output
+    let [first, second] = buffers;
+    if live == 0 {
+        first
+    } else {
+        second
+    }
 }
 
 /// Width of a convex polygon: the least extent across any of its edges' directions.
