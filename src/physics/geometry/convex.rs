@@ -250,17 +250,18 @@ enum Feature {
 }
 
 impl Feature {
+    /// The feature moved from its shape's frame into W, in place (see make_counter_clockwise).
     #[inline(always)]
-    fn into_world(self, pose: &Pose) -> Feature {
+    fn to_world(&mut self, pose: &Pose) {
         match self {
-            Feature::Polygon { mut vertices, normal } => {
+            Feature::Polygon { vertices, normal } => {
                 for v in vertices.iter_mut() {
                     *v = pose.transform_point(v);
                 }
-                Feature::Polygon { vertices, normal: pose.q * normal }
+                *normal = pose.q * *normal;
             }
-            Feature::Segment(a, b) => Feature::Segment(pose.transform_point(&a), pose.transform_point(&b)),
-            Feature::Point(p) => Feature::Point(pose.transform_point(&p)),
+            Feature::Segment(a, b) => (*a, *b) = (pose.transform_point(a), pose.transform_point(b)),
+            Feature::Point(p) => *p = pose.transform_point(p),
         }
     }
 }
@@ -407,8 +408,10 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
         return;
     }
     let (top_a, top_b) = (c.tops.map(|t| t[0]), c.tops.map(|t| t[1]));
-    let fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a, top_a).into_world(pose_a);
-    let fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b, top_b).into_world(pose_b);
+    let mut fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a, top_a);
+    let mut fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b, top_b);
+    fa.to_world(pose_a);
+    fb.to_world(pose_b);
     let mut n = c.normal;
     if let Feature::Polygon { normal, .. } = &fa {
         if normal.dot(&n) > 1.0 - SNAP {
@@ -420,7 +423,8 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
         }
     }
     let plane = PatchPlane::new(c.p_a, n);
-    let patch = patch(&plane, &fa, &fb, -c.dist);
+    let mut patch = Patch::new();
+    patch_into(&plane, &fa, &fb, -c.dist, &mut patch);
     if patch.is_empty() {
         out.push(ContactPoint::new(c.p_a, c.p_b, c.normal));
         return;
@@ -543,41 +547,47 @@ fn same(q: Vec2, weight: f64) -> PatchPoint {
     PatchPoint { q_a: q, q_b: q, weight }
 }
 
+/// The patch of the two features (in W) on the plane, into `out` (empty). (Polygons are filled
+/// where they are used, not returned: see make_counter_clockwise.)
 #[inline(always)]
-fn patch(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64) -> Patch {
-    let polygon = |vertices: &[Vec3]| polygon_on(plane, vertices);
+fn patch_into(plane: &PatchPlane, fa: &Feature, fb: &Feature, depth: f64, out: &mut Patch) {
     match (fa, fb) {
-        (Feature::Point(p), _) | (_, Feature::Point(p)) => [same(plane.project(p), 1.0)].into_iter().collect(),
-        (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => polygon_polygon(&polygon(va), &polygon(vb), depth),
+        (Feature::Point(p), _) | (_, Feature::Point(p)) => out.push(same(plane.project(p), 1.0)),
+        (Feature::Polygon { vertices: va, .. }, Feature::Polygon { vertices: vb, .. }) => {
+            let (mut pa, mut pb) = (Polygon2::new(), Polygon2::new());
+            polygon_on(plane, va, &mut pa);
+            polygon_on(plane, vb, &mut pb);
+            polygon_polygon_into(&pa, &pb, depth, out);
+        }
         (Feature::Polygon { vertices, .. }, Feature::Segment(a, b)) | (Feature::Segment(a, b), Feature::Polygon { vertices, .. }) => {
-            segment_polygon(plane.project(a), plane.project(b), &polygon(vertices), depth)
+            let mut polygon = Polygon2::new();
+            polygon_on(plane, vertices, &mut polygon);
+            *out = segment_polygon(plane.project(a), plane.project(b), &polygon, depth);
         }
         (Feature::Segment(a0, a1), Feature::Segment(b0, b1)) => {
-            segment_segment(plane.project(a0), plane.project(a1), plane.project(b0), plane.project(b1), depth)
+            *out = segment_segment(plane.project(a0), plane.project(a1), plane.project(b0), plane.project(b1), depth);
         }
     }
 }
 
-/// The vertices projected on the plane, counter-clockwise. (A loop, not a collected map: the
-/// map's `next` would not be inlined into the copies of hull_dispatch.rs.)
+/// The vertices projected on the plane, counter-clockwise, into `out` (empty). (A loop, not a
+/// collected map: the map's `next` would not be inlined into the copies of hull_dispatch.rs.)
 #[inline(always)]
-fn polygon_on(plane: &PatchPlane, vertices: &[Vec3]) -> Polygon2 {
-    let mut projected = Polygon2::new();
+fn polygon_on(plane: &PatchPlane, vertices: &[Vec3], out: &mut Polygon2) {
     for v in vertices {
-        projected.push(plane.project(v));
+        out.push(plane.project(v));
     }
-    make_counter_clockwise(&mut projected);
-    projected
+    make_counter_clockwise(out);
 }
 
 /// The polygon with its vertices counter-clockwise (positive signed area).
-#[inline(always)]
+#[cfg(test)]
 fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
     make_counter_clockwise(&mut polygon);
     polygon
 }
 
-/// [`counter_clockwise`] in place. (The patch's lists are changed where they are, not moved: a
+/// The polygon with its vertices counter-clockwise (positive signed area), in place. (The patch's lists are changed where they are, not moved: a
 /// move copies a list through vector registers just after its items were stored one by one,
 /// and the loads wait for the stores to reach the cache.)
 #[inline(always)]
@@ -588,12 +598,11 @@ fn make_counter_clockwise(polygon: &mut Polygon2) {
     }
 }
 
-/// Sutherland-Hodgman: `subject` clipped by the convex counter-clockwise polygon `clip`.
+/// Sutherland-Hodgman: `subject` clipped by the convex counter-clockwise polygon `clip`. The
+/// result is one of `buffers` (empty), each edge's input the other's output, taken by reference
+/// (not swapped: see make_counter_clockwise).
 #[inline(always)]
-fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
-    // Two buffers, each edge's input the other's output, taken by reference (not swapped: see
-    // make_counter_clockwise).
-    let mut buffers = [Polygon2::new(), Polygon2::new()];
+fn clip_polygon<'a>(subject: &[Vec2], clip: &[Vec2], buffers: &'a mut [Polygon2; 2]) -> &'a Polygon2 {
     for &p in subject {
         buffers[0].push(p);
     }
@@ -627,12 +636,7 @@ fn clip_polygon(subject: &[Vec2], clip: &[Vec2]) -> Polygon2 {
             break;
         }
     }
-    let [first, second] = buffers;
-    if live == 0 {
-        first
-    } else {
-        second
-    }
+    &buffers[live]
 }
 
 /// Width of a convex polygon: the least extent across any of its edges' directions.
@@ -668,11 +672,21 @@ fn fade(patch_width: f64, width_a: f64, width_b: f64, depth: f64) -> f64 {
     ((patch_width - depth.max(0.0)) / reference).clamp(0.0, 1.0)
 }
 
-#[inline(always)]
+/// [`polygon_polygon_into`] returned.
+#[cfg(test)]
 fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
-    let clipped = clip_polygon(pa, pb);
+    let mut patch = Patch::new();
+    polygon_polygon_into(pa, pb, depth, &mut patch);
+    patch
+}
+
+/// The patch of two counter-clockwise polygons, into `patch` (empty).
+#[inline(always)]
+fn polygon_polygon_into(pa: &[Vec2], pb: &[Vec2], depth: f64, patch: &mut Patch) {
+    let mut buffers = [Polygon2::new(), Polygon2::new()];
+    let clipped = clip_polygon(pa, pb, &mut buffers);
     if clipped.is_empty() {
-        return Patch::new();
+        return;
     }
     let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
     let count = clipped.len();
@@ -683,12 +697,10 @@ fn polygon_polygon(pa: &[Vec2], pb: &[Vec2], depth: f64) -> Patch {
         edges.push((clipped[after(i, count)] - clipped[i]).norm());
     }
     let perimeter: f64 = edges.iter().sum();
-    let mut patch = Patch::new();
     for i in 0..count {
         let share = if perimeter > 0.0 { (edges[if i == 0 { count - 1 } else { i - 1 }] + edges[i]) / (2.0 * perimeter) } else { 1.0 / count as f64 };
         patch.push(same(clipped[i], total * share));
     }
-    patch
 }
 
 #[inline(always)]
