@@ -252,7 +252,7 @@ enum Feature {
 impl Feature {
     /// The feature moved from its shape's frame into W, in place (see make_counter_clockwise).
     #[inline(always)]
-    fn to_world(&mut self, pose: &Pose) {
+    fn move_to_world(&mut self, pose: &Pose) {
         match self {
             Feature::Polygon { vertices, normal } => {
                 for v in vertices.iter_mut() {
@@ -410,8 +410,8 @@ pub(super) fn contacts_of(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose, 
     let (top_a, top_b) = (c.tops.map(|t| t[0]), c.tops.map(|t| t[1]));
     let mut fa = a.feature(&(pose_a.q.inverse() * c.normal), &c.local_a, top_a);
     let mut fb = b.feature(&(pose_b.q.inverse() * -c.normal), &c.local_b, top_b);
-    fa.to_world(pose_a);
-    fb.to_world(pose_b);
+    fa.move_to_world(pose_a);
+    fb.move_to_world(pose_b);
     let mut n = c.normal;
     if let Feature::Polygon { normal, .. } = &fa {
         if normal.dot(&n) > 1.0 - SNAP {
@@ -688,7 +688,7 @@ fn polygon_polygon_into(pa: &[Vec2], pb: &[Vec2], depth: f64, patch: &mut Patch)
     if clipped.is_empty() {
         return;
     }
-    let total = 4.0 * fade(width(&clipped), width(pa), width(pb), depth);
+    let total = 4.0 * fade(width(clipped), width(pa), width(pb), depth);
     let count = clipped.len();
     // (Loops, not collected maps: a map's `next` would not be inlined into the copies of
     // hull_dispatch.rs.)

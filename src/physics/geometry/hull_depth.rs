@@ -639,11 +639,11 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // puts above the least found is not scanned.
     let r_ab = rb.transpose() * ra;
     let t_ab = pose_a.r - pose_b.r;
-    let rows_a = Rows::of(a, &walk_a);
-    let rows_b = Rows::of(b, &walk_b);
+    let rows_a = Rows::of(a, walk_a);
+    let rows_b = Rows::of(b, walk_b);
     for (hull, walk, other_walk, rows, rotation, to_other, sign, shift, seed_shift, axis, other_least) in [
-        (a, &walk_a, &walk_b, &rows_b, &ra, r_ab, 1.0, ra.transpose() * t_ab, ra.transpose() * (pose_a.r - seed_b), ua, walk_b.least),
-        (b, &walk_b, &walk_a, &rows_a, &rb, r_ab.transpose(), -1.0, rb.transpose() * -t_ab, rb.transpose() * (pose_b.r - seed_a), ub, walk_a.least),
+        (a, walk_a, walk_b, &rows_b, &ra, r_ab, 1.0, ra.transpose() * t_ab, ra.transpose() * (pose_a.r - seed_b), ua, walk_b.least),
+        (b, walk_b, walk_a, &rows_a, &rb, r_ab.transpose(), -1.0, rb.transpose() * -t_ab, rb.transpose() * (pose_b.r - seed_a), ub, walk_a.least),
     ] {
         // normal.axis >= (height + other_least - p(u)) / L - SLACK, without a division per face.
         let face_bound = other_least - along_u - margin;
