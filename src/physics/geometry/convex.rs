@@ -587,9 +587,10 @@ fn counter_clockwise(mut polygon: Polygon2) -> Polygon2 {
     polygon
 }
 
-/// The polygon with its vertices counter-clockwise (positive signed area), in place. (The patch's lists are changed where they are, not moved: a
-/// move copies a list through vector registers just after its items were stored one by one,
-/// and the loads wait for the stores to reach the cache.)
+/// The polygon with its vertices counter-clockwise (positive signed area), in place. (The
+/// patch's lists are changed where they are, not moved: a move copies a list through vector
+/// registers just after its items were stored one by one, and its loads wait for those stores
+/// to reach the cache.)
 #[inline(always)]
 fn make_counter_clockwise(polygon: &mut Polygon2) {
     let area: f64 = (0..polygon.len()).map(|i| cross2(&polygon[i], &polygon[after(i, polygon.len())])).sum();
