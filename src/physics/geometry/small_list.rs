@@ -17,26 +17,33 @@ impl<T: Copy + Default, const N: usize> SmallList<T, N> {
         SmallList::Inline { len: 0, items: [T::default(); N] }
     }
 
+    /// `item` at the end. (Only the stack's case is inlined: each call site's code is a compare
+    /// and a store, and the patch's many call sites stay small in the instruction cache.)
     #[inline(always)]
     pub(super) fn push(&mut self, item: T) {
-        match self {
-            SmallList::Inline { len, items } if *len < N => {
+        if let SmallList::Inline { len, items } = self {
+            if *len < N {
                 items[*len] = item;
                 *len += 1;
+                return;
             }
-            SmallList::Inline { .. } => self.spill(item),
-            SmallList::Heap(heap) => heap.push(item),
         }
+        self.push_beyond(item);
     }
 
-    /// The list full on the stack moved to the heap, with `item` after it.
+    /// [`SmallList::push`] on the heap: the list full on the stack moved there first.
     #[cold]
     #[inline(never)]
-    fn spill(&mut self, item: T) {
-        let mut heap = Vec::with_capacity(2 * N);
-        heap.extend_from_slice(self);
-        heap.push(item);
-        *self = SmallList::Heap(heap);
+    fn push_beyond(&mut self, item: T) {
+        match self {
+            SmallList::Inline { .. } => {
+                let mut heap = Vec::with_capacity(2 * N);
+                heap.extend_from_slice(self);
+                heap.push(item);
+                *self = SmallList::Heap(heap);
+            }
+            SmallList::Heap(heap) => heap.push(item),
+        }
     }
 
     #[inline]
