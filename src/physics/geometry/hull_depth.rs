@@ -653,13 +653,11 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         // edge, has an overlap above p(u) by the cone's slack.)
         for edge in walk.edges() {
             let arc = &hull.gauss.edges[edge.gauss as usize];
-            if arc.first == 0 {
-                continue;
-            }
-            for (f, bit) in [(arc.faces[0] as usize, 1), (arc.faces[1] as usize, 2)] {
-                if arc.first & bit == 0 {
-                    continue;
-                }
+            // The faces whose first edge this is: a bit each.
+            let mut firsts = arc.first;
+            while firsts != 0 {
+                let f = arc.faces[(firsts.trailing_zeros() & 1) as usize] as usize;
+                firsts &= firsts - 1;
                 let normal = &hull.gauss.normals[f];
                 let offset = hull.gauss.offsets[f];
                 if distance * normal.dot(&axis) - hull.gauss.heights[f] < face_bound || offset + seed_shift.dot(normal) > best.0 + margin {
