@@ -29,6 +29,10 @@
 //!   other hull's support vertex along the cone's axis is one of them, so the overlap is at least
 //!   the face's offset plus that vertex's depth (one dot product): a face that bound already puts
 //!   above the least overlap found is not scanned.
+//! - The least overlap is at most `p(u)`, so that is the bound the first candidates must beat
+//!   (not infinity): a face whose lower bound is above it is not scanned, and a pair of edges is
+//!   not tested. The answer is the least candidate below `p(u)` (plus the rounding margin); none
+//!   below it (rounding only) leaves the caller's fallback.
 //! - The hulls' support vertices along the answer are among the walked ones: the search returns
 //!   those of the winning candidate, and the callers' support climbs start from them.
 //!
@@ -630,7 +634,10 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     // p(u) cannot be the least: per face its height, per edge the lower of its two faces'.
     // `nearest` (a cosine to u) below `(height + other - p(u)) / L - SLACK`, without a division.
     let out_of_reach = |nearest: f64, height: f64, other: f64| distance * nearest < height + other - along_u - margin;
-    let mut best = (f64::INFINITY, u, [ia, ib]);
+    // The least overlap is at most p(u): candidates are scanned only while they can beat it (a
+    // candidate as low as p(u) wins within the margin; none found leaves the caller's fallback).
+    let unbeaten = along_u + margin;
+    let mut best = (unbeaten, u, [ia, ib]);
     // Faces of A against the deepest walked vertex of B, and the other way round, each in its
     // hull's frame: along a face's outward normal n (own frame), the overlap is its offset, plus
     // `R^T (r_own - r_other) . n`, plus the other's deepest walked vertex along -n in the other's
@@ -777,7 +784,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         }
     }
     let (overlap, normal, seeds) = best;
-    (overlap > 0.0 && overlap.is_finite()).then_some((normal, seeds))
+    (overlap < unbeaten && overlap > 0.0).then_some((normal, seeds))
 }
 
 #[cfg(test)]
@@ -1081,6 +1088,22 @@ pub(crate) mod tests {
                     assert!(!arc_meets_cone(&n1, &n2, &c, cos_t), "round {round}: {cos_t} > {nearest}");
                 }
             }
+        }
+    }
+
+    /// The least overlap is at most the overlap along the line of centres, p(u), so candidates
+    /// are scanned only while they can beat it. When u is itself the answer (a face of one cube
+    /// resting squarely on the other's, far from the origin too), the face along it still wins.
+    #[test]
+    fn a_face_normal_along_the_line_of_centres_is_the_answer() {
+        let corners: Vec<Vec3> = (0..8).map(|k| Vec3::new(f64::from(k & 1), f64::from(k >> 1 & 1), f64::from(k >> 2)) * 0.2 - Vec3::repeat(0.1)).collect();
+        let cube = ConvexHull::new(&corners).unwrap();
+        for origin in [Vec3::zeros(), Vec3::new(1e3, -2e3, 5e2)] {
+            let (pose_a, pose_b) = (Pose { r: origin, q: Rotation::identity() }, Pose { r: origin + Vec3::new(0.0, 0.0, 0.199), q: Rotation::identity() });
+            let (m, _) = penetration_normal(&cube, &pose_a, &cube, &pose_b).expect("the search answers");
+            assert!((m - Vec3::z()).norm() < 1e-12, "{m:?} at {origin:?}");
+            let least = brute_force(&cube, &pose_a, &cube, &pose_b).0;
+            assert!((overlap(&cube, &pose_a, &cube, &pose_b, &m) - least).abs() < 1e-12 && (least - 1e-3).abs() < 1e-9);
         }
     }
 
