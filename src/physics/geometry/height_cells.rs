@@ -72,6 +72,20 @@ fn cos_sum(cos_a: f64, sin_a: f64, cos_b: f64, sin_b: f64) -> f64 {
     cos_a * cos_b - sin_a * sin_b
 }
 
+/// Each vertex's Gauss cell inside a cap: the normalised sum of its faces' normals, and the
+/// cosine and sine of the largest angle to one of them (`(-1, 0)`, the whole sphere, for a cap
+/// wider than a hemisphere); `None` if a vertex has no such direction.
+pub(crate) fn vertex_caps<'a>(normals: &[Vec3], vertices: usize, faces_of: impl Fn(usize) -> &'a [u32]) -> Option<Vec<(Vec3, f64, f64)>> {
+    (0..vertices)
+        .map(|v| {
+            let around = faces_of(v);
+            let centre = around.iter().map(|&f| normals[f as usize]).sum::<Vec3>().try_normalize(0.0)?;
+            let cos = around.iter().map(|&f| centre.dot(&normals[f as usize])).fold(1.0, f64::min) - 1e-12;
+            Some(if cos > 0.0 { (centre, cos, (1.0 - cos * cos).max(0.0).sqrt()) } else { (centre, -1.0, 0.0) })
+        })
+        .collect()
+}
+
 /// The least vertex height per cube-map cell, with each cell's neighbours.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct HeightCells {
@@ -91,29 +105,15 @@ pub(crate) struct HeightCells {
 }
 
 impl HeightCells {
-    /// The table of a hull whose vertex `v` has the faces `faces_of(v)` (unit `normals`) and the
-    /// least face height `vertex_heights[v]`; empty (every query answers `None`) for hulls of
-    /// more than [`MAX_VERTICES`] vertices.
-    pub(crate) fn new<'a>(normals: &[Vec3], vertex_heights: &[f64], faces_of: impl Fn(usize) -> &'a [u32]) -> HeightCells {
-        if vertex_heights.len() > MAX_VERTICES || vertex_heights.is_empty() {
+    /// The table of a hull whose vertex `v` has the least face height `vertex_heights[v]` and the
+    /// cap `caps[v]` (from [`vertex_caps`]); empty (every query answers `None`) for hulls of more
+    /// than [`MAX_VERTICES`] vertices.
+    pub(crate) fn new(vertex_heights: &[f64], caps: &[(Vec3, f64, f64)]) -> HeightCells {
+        if vertex_heights.len() > MAX_VERTICES || vertex_heights.is_empty() || caps.len() != vertex_heights.len() {
             return HeightCells::default();
         }
         let cells = cells();
-        // Each vertex's Gauss cell inside a cap: the normalised sum of its faces' normals and the
-        // largest angle to one of them.
-        let caps: Vec<(Vec3, f64, f64, f64)> = (0..vertex_heights.len())
-            .filter_map(|v| {
-                let around = faces_of(v);
-                let centre = around.iter().map(|&f| normals[f as usize]).sum::<Vec3>().try_normalize(0.0)?;
-                let cos = around.iter().map(|&f| centre.dot(&normals[f as usize])).fold(1.0, f64::min) - 1e-12;
-                // A cap wider than a hemisphere is not convex: take the whole sphere.
-                let (cos, sin) = if cos > 0.0 { (cos, (1.0 - cos * cos).max(0.0).sqrt()) } else { (-1.0, 0.0) };
-                Some((centre, cos, sin, vertex_heights[v]))
-            })
-            .collect();
-        if caps.len() != vertex_heights.len() {
-            return HeightCells::default();
-        }
+        let caps: Vec<(Vec3, f64, f64, f64)> = caps.iter().zip(vertex_heights).map(|(&(d, cos, sin), &h)| (d, cos, sin, h)).collect();
         let least = cells
             .iter()
             .map(|&(centre, cos_c, sin_c)| {

@@ -13,6 +13,15 @@
 //!   centre to B's. Any direction outside the cone `u.m >= cos t`, `cos t = (rho_A + rho_B -
 //!   p(u)) / L`, has `p(m) > p(u)`, so the minimum lies in the cone (for round hulls pressed
 //!   together it is narrow: 0.24 rad for the two 1,000-point spheres of the benchmark).
+//! - The cone narrows before the walks. A direction at the angle `a` from `u` has `p(m) >=
+//!   least_A(a) + least_B(a) - L cos a`, with `least_X(a)` the least height (see below) of the
+//!   support vertices of the directions within `a` of the axis. Per vertex, tables hold those
+//!   leasts ring by ring (height_disks.rs: rings of 0.00625 rad about the vertex's Gauss cell, out
+//!   to 0.5 rad), so the minimum's direction lies within the last ring where that bound is at
+//!   most `p(u)`: 0.144 rad for the benchmark's spheres, whose walks then take 13 and 11
+//!   vertices. Beyond the tables (hulls of more than 2,048 vertices, cones wider than they
+//!   reach), the cone narrows once by the least height over cube-map cells of directions
+//!   (height_cells.rs; 0.17 rad for the benchmark).
 //! - The hull vertices whose Gauss cells meet the cone are found by a walk over the edge graph
 //!   from the support vertex of `u`, crossing an edge when its arc (between the normals of its two
 //!   faces) meets the cone; the faces whose normals lie in the cone and the edges whose arcs meet
@@ -41,7 +50,8 @@
 //! not overlap along every candidate, when the cone is wider than [`MIN_COS`] allows, when a walk
 //! outgrows its fixed buffers, or for a hull whose Gauss map could not be built.
 
-use super::height_cells::HeightCells;
+use super::height_cells::{vertex_caps, HeightCells};
+use super::height_disks::HeightDisks;
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::{ConvexHull, HullFace, HullGraph};
 
@@ -52,7 +62,8 @@ const MAX_VERTICES: usize = 64;
 const MAX_EDGES: usize = 96;
 /// Edge pairs tested at most.
 const MAX_PAIRS: usize = 16_384;
-/// Rounds of narrowing the cone by the cube maps: one (the benchmark's pair measured 43,559
+/// Rounds of narrowing the cone by the cube maps (when the rings of height_disks.rs do not
+/// apply): one (the benchmark's pair measured 43,559
 /// instructions with one, 44,023 with two, 45,434 with three: a second round's two table queries
 /// cost more than the smaller walks save).
 const NARROWING: usize = 1;
@@ -82,6 +93,8 @@ pub(crate) struct GaussMap {
     usable: bool,
     /// The least vertex height per cell of directions.
     cells: HeightCells,
+    /// The least vertex height per vertex and ring of directions about its cell.
+    disks: HeightDisks,
 }
 
 /// A vertex on a hull's Gauss map.
@@ -172,8 +185,10 @@ impl GaussMap {
                 }
             }
         }
-        let cells = HeightCells::new(&normals, &vertex_heights, |v| graph.faces_of(v));
-        GaussMap { normals, offsets, edges, centre, heights, vertices: gauss_vertices, inradius, usable, cells }
+        let caps = vertex_caps(&normals, vertices.len(), |v| graph.faces_of(v)).unwrap_or_default();
+        let cells = HeightCells::new(&vertex_heights, &caps);
+        let disks = HeightDisks::new(&vertex_heights, &caps);
+        GaussMap { normals, offsets, edges, centre, heights, vertices: gauss_vertices, inradius, usable, cells, disks }
     }
 }
 
@@ -573,6 +588,12 @@ impl Rows {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The last search's cone (its cosine) and the vertices its walks took, for the tests.
+    static LAST_SEARCH: std::cell::Cell<(f64, usize)> = const { std::cell::Cell::new((0.0, 0)) };
+}
+
 /// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
 /// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
 /// its support along it (A's along the normal, B's against it), where the support climbs start;
@@ -604,20 +625,26 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
     if cos_t.is_nan() || cos_t < MIN_COS {
         return None;
     }
-    // Narrower: the minimum's direction m has p(m) <= p(u) and p(m) >= least_A + least_B - L u.m
-    // with the least heights over the cells of directions meeting the cone, so it lies in the
-    // cone of those; repeated while it narrows, at most NARROWING times.
-    for _ in 0..NARROWING {
-        // The cone's angle and reach, once for both tables.
-        let Some(cone) = ga.cells.cone(cos_t) else { break };
-        let (Some(least_a), Some(least_b)) = (ga.cells.least_in(&ua, &cone), gb.cells.least_in(&ub, &cone)) else {
-            break;
-        };
-        let narrower = (least_a + least_b - along_u) / distance - SLACK;
-        if narrower.is_nan() || narrower <= cos_t + 1e-6 {
-            break;
+    // Narrower, ring by ring about u (see height_disks.rs), when the tables reach that far.
+    if let Some(narrower) = ga.disks.narrowed((ia, &ua), &gb.disks, (ib, &ub), cos_t, distance, along_u + SLACK * distance) {
+        cos_t = cos_t.max(narrower - SLACK);
+    } else {
+        // Otherwise by the cube maps: the minimum's direction m has p(m) <= p(u) and p(m) >=
+        // least_A + least_B - L u.m with the least heights over the cells of directions meeting
+        // the cone, so it lies in the cone of those; repeated while it narrows, at most
+        // NARROWING times.
+        for _ in 0..NARROWING {
+            // The cone's angle and reach, once for both tables.
+            let Some(cone) = ga.cells.cone(cos_t) else { break };
+            let (Some(least_a), Some(least_b)) = (ga.cells.least_in(&ua, &cone), gb.cells.least_in(&ub, &cone)) else {
+                break;
+            };
+            let narrower = (least_a + least_b - along_u) / distance - SLACK;
+            if narrower.is_nan() || narrower <= cos_t + 1e-6 {
+                break;
+            }
+            cos_t = narrower.min(1.0);
         }
-        cos_t = narrower.min(1.0);
     }
     // (One loop over both hulls: the walk's code once, not twice, in the instruction cache.)
     let mut walks = [Walk::new(), Walk::new()];
@@ -625,6 +652,8 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
         walk_any(hull, start, axis, cos_t, walk)?;
     }
     let (walk_a, walk_b) = (&walks[0], &walks[1]);
+    #[cfg(test)]
+    LAST_SEARCH.set((cos_t, walk_a.vertex_count + walk_b.vertex_count));
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -967,6 +996,32 @@ pub(crate) mod tests {
             }
         }
         assert!(found >= 25, "{found} of 40 answered");
+    }
+
+    /// Hulls without the ring tables (more than 2,048 vertices) narrow the cone by the cube maps
+    /// instead: the same answer, from a cone that is mostly wider.
+    #[test]
+    fn without_the_ring_tables_the_cube_maps_narrow_to_the_same_answer() {
+        let mut rng = Rng(29);
+        let (mut answered, mut narrower) = (0, 0);
+        for round in 0..12 {
+            let a = hull(&mut rng, 1000, Vec3::new(0.1, 0.1, 0.1));
+            let b = hull(&mut rng, 1000, Vec3::new(0.1, 0.1, 0.1));
+            let pose_a = Pose { r: Vec3::zeros(), q: rng.rotation() };
+            let pose_b = Pose { r: rng.unit() * (0.1985 + 0.001 * rng.next()), q: rng.rotation() };
+            let (mut bare_a, mut bare_b) = (a.clone(), b.clone());
+            (bare_a.gauss.disks, bare_b.gauss.disks) = (HeightDisks::default(), HeightDisks::default());
+            let Some((m, _)) = penetration_normal(&a, &pose_a, &b, &pose_b) else { continue };
+            let rings = LAST_SEARCH.get();
+            let Some((bare_m, _)) = penetration_normal(&bare_a, &pose_a, &bare_b, &pose_b) else { continue };
+            let cube_maps = LAST_SEARCH.get();
+            answered += 1;
+            assert_eq!(m, bare_m, "round {round}");
+            let (least, normal) = brute_force(&a, &pose_a, &b, &pose_b);
+            assert!((m - normal).norm() < 1e-9 && (overlap(&a, &pose_a, &b, &pose_b, &m) - least).abs() < 1e-14, "round {round}");
+            narrower += usize::from(rings.0 > cube_maps.0 && rings.1 < cube_maps.1);
+        }
+        assert!(answered >= 8 && narrower * 4 >= answered * 3, "{answered} answered, {narrower} narrower by the rings");
     }
 
     /// A property over random pairs: random ellipsoid hulls (round, flat, long; few or many

@@ -27,6 +27,7 @@ mod face_cylinder;
 mod face_face;
 mod finite_face;
 mod height_cells;
+mod height_disks;
 mod height_field;
 pub(crate) mod hull_depth;
 mod hull_dispatch;
