@@ -119,9 +119,10 @@ impl HeightDisks {
     ) -> Option<f64> {
         let (row, other_row) = (self.row(s)?, other.row(other_s)?);
         let (j, other_j) = (self.shift(s, axis), other.shift(other_s, other_axis));
-        // The rings that start within the cone, `0..end`; every one of them when the cone also
-        // ends within the last (beyond it, no bound).
-        let mut end = (((cos_t.clamp(-1.0, 1.0).acos() / STEP) as usize) + 1).min(RINGS);
+        // The rings that start within the cone, `0..end` (from `sqrt(2 - 2 cos t)`, a little
+        // below `t`, moved to the first ring beyond); every one of them when the cone also ends
+        // within the last (beyond it, no bound).
+        let mut end = (((2.0 - 2.0 * cos_t).max(0.0).sqrt() / STEP) as usize + 1).min(RINGS);
         while end > 0 && self.cosines[end - 1] < cos_t {
             end -= 1;
         }
@@ -131,12 +132,16 @@ impl HeightDisks {
         if end == RINGS && cos_t < self.cosines[RINGS] {
             return None;
         }
-        // The last ring whose bound is at most the limit, from the outside in.
-        for k in (0..end).rev() {
-            let (Some(&least), Some(&other_least)) = (row.get(k + j), other_row.get(k + other_j)) else {
-                return None;
-            };
-            if f64::from(least) + f64::from(other_least) - distance * self.cosines[k] <= limit {
+        // Ring k's leasts are the entries k + j of the rows.
+        let (Some(leasts), Some(other_leasts)) = (row.get(j..j + end), other_row.get(other_j..other_j + end)) else {
+            return None;
+        };
+        // The last ring whose bound is at most the limit, from the outside in (a loop: an
+        // iterator's `rposition` is not inlined into the copies of hull_dispatch.rs).
+        let mut k = end;
+        while k > 0 {
+            k -= 1;
+            if f64::from(leasts[k]) + f64::from(other_leasts[k]) - distance * self.cosines[k] <= limit {
                 return Some(self.cosines[k + 1]);
             }
         }
