@@ -4,14 +4,16 @@
 //! Along a direction `m` whose support vertex is `v`, a hull reaches at least the least height
 //! (face plane distance from the centre) of the faces around `v` (see `hull_depth`). For a vertex
 //! `s` this table keeps, for each angle `k STEP`, the least such height over the vertices whose
-//! Gauss cells may hold a direction within that angle of a direction in `s`'s cell. So for the
-//! support vertex `s` of an axis `u`, every direction within `k STEP` of `u` has a support vertex
-//! of at least that height: the bound on the overlap in `hull_depth` can grow ring by ring away
-//! from the axis, where [`super::height_cells::HeightCells`] takes one least over a whole cone
-//! (and over cube-map cells wider than the rings).
+//! Gauss cells may hold a direction within that angle of the centre of `s`'s cap (the cap about
+//! its Gauss cell, see [`super::height_cells::vertex_caps`]). For the support vertex `s` of an
+//! axis `u`, `j STEP` from that centre, every direction within `k STEP` of `u` is within
+//! `(k + j) STEP` of the centre, so its support vertex is at least as high as the entry `k + j`:
+//! the bound on the overlap in `hull_depth` grows ring by ring away from the axis, where
+//! [`super::height_cells::HeightCells`] takes one least over a whole cone (and over cube-map
+//! cells wider than the rings).
 //!
-//! Conservative throughout: a vertex's Gauss cell is replaced by its bounding cap (see
-//! [`super::height_cells::vertex_caps`]), the angles are rounded toward inclusion and the heights stored rounded down.
+//! Conservative throughout: a vertex's Gauss cell is replaced by its bounding cap, the angles
+//! are rounded toward inclusion and the heights stored rounded down.
 
 use crate::physics::math::Vec3;
 
@@ -25,7 +27,7 @@ pub(crate) const RINGS: usize = 80;
 /// Hulls with more vertices skip the table (its construction compares every pair of vertices).
 const MAX_VERTICES: usize = 2048;
 
-/// Per vertex, the least vertex height within each ring of its Gauss cell.
+/// Per vertex, the least vertex height within each ring about its cap's centre.
 #[derive(Clone, Debug)]
 pub(crate) struct HeightDisks {
     /// `RINGS` entries per vertex, non-increasing along a row.
@@ -44,7 +46,8 @@ impl Default for HeightDisks {
 
 impl HeightDisks {
     /// The table of a hull whose vertex `v` has the least face height `vertex_heights[v]` and the
-    /// cap `caps[v]` (from [`super::height_cells::vertex_caps`]); empty for hulls of more than [`MAX_VERTICES`].
+    /// cap `caps[v]` (from [`super::height_cells::vertex_caps`]); empty for hulls of more than
+    /// [`MAX_VERTICES`].
     pub(crate) fn new(vertex_heights: &[f64], caps: &[(Vec3, f64, f64)]) -> HeightDisks {
         let n = vertex_heights.len();
         if n > MAX_VERTICES || n == 0 || caps.len() != n {
