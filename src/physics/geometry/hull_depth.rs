@@ -53,6 +53,7 @@
 use super::height_cells::{vertex_caps, HeightCells};
 use super::height_disks::HeightDisks;
 use crate::physics::math::{Pose, Vec3};
+use nalgebra::Matrix3;
 use crate::physics::shape::{ConvexHull, HullFace, HullGraph};
 
 /// The widest cone searched: beyond it (flat or elongated hulls, deep overlaps) GJK/EPA is used.
@@ -588,18 +589,29 @@ impl Rows {
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// The last search's cone (its cosine) and the vertices its walks took, for the tests.
-    static LAST_SEARCH: std::cell::Cell<(f64, usize)> = const { std::cell::Cell::new((0.0, 0)) };
+/// The search's cone and what it was found from: the hulls' rotations, the unit vector `u` from
+/// A's centre to B's and their distance, the cone's axis in each hull's frame and its support
+/// vertex there (in W too), the overlap `p(u)` along it, and the cone's cosine (see the module
+/// documentation).
+struct SearchCone {
+    ra: Matrix3<f64>,
+    rb: Matrix3<f64>,
+    u: Vec3,
+    distance: f64,
+    ua: Vec3,
+    ub: Vec3,
+    ia: usize,
+    ib: usize,
+    seed_a: Vec3,
+    seed_b: Vec3,
+    along_u: f64,
+    cos_t: f64,
 }
 
-/// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
-/// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
-/// its support along it (A's along the normal, B's against it), where the support climbs start;
-/// `None` when this search does not apply. (Inlined into both copies of hull_dispatch.rs.)
+/// The cone of [`penetration_normal`], `None` when the search does not apply (inlined into both
+/// copies of hull_dispatch.rs, as that is).
 #[inline(always)]
-pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
+fn search_cone(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<SearchCone> {
     let (ga, gb) = (&a.gauss, &b.gauss);
     if !(ga.usable && gb.usable) {
         return None;
@@ -646,14 +658,23 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
             cos_t = narrower.min(1.0);
         }
     }
+    Some(SearchCone { ra, rb, u, distance, ua, ub, ia, ib, seed_a, seed_b, along_u, cos_t })
+}
+
+/// The contact normal (unit, from A toward B) of two overlapping hulls: the direction of least
+/// overlap, exactly (see the module documentation), and a vertex of each hull next to (often at)
+/// its support along it (A's along the normal, B's against it), where the support climbs start;
+/// `None` when this search does not apply. (Inlined into both copies of hull_dispatch.rs.)
+#[inline(always)]
+pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Option<(Vec3, [usize; 2])> {
+    let (ga, gb) = (&a.gauss, &b.gauss);
+    let SearchCone { ra, rb, u, distance, ua, ub, ia, ib, seed_a, seed_b, along_u, cos_t } = search_cone(a, pose_a, b, pose_b)?;
     // (One loop over both hulls: the walk's code once, not twice, in the instruction cache.)
     let mut walks = [Walk::new(), Walk::new()];
     for (walk, (hull, start, axis)) in walks.iter_mut().zip([(a, ia, &ua), (b, ib, &ub)]) {
         walk_any(hull, start, axis, cos_t, walk)?;
     }
     let (walk_a, walk_b) = (&walks[0], &walks[1]);
-    #[cfg(test)]
-    LAST_SEARCH.set((cos_t, walk_a.vertex_count + walk_b.vertex_count));
     if walk_a.edge_count * walk_b.edge_count > MAX_PAIRS {
         return None;
     }
@@ -1012,9 +1033,16 @@ pub(crate) mod tests {
             let (mut bare_a, mut bare_b) = (a.clone(), b.clone());
             (bare_a.gauss.disks, bare_b.gauss.disks) = (HeightDisks::default(), HeightDisks::default());
             let Some((m, _)) = penetration_normal(&a, &pose_a, &b, &pose_b) else { continue };
-            let rings = LAST_SEARCH.get();
             let Some((bare_m, _)) = penetration_normal(&bare_a, &pose_a, &bare_b, &pose_b) else { continue };
-            let cube_maps = LAST_SEARCH.get();
+            // The cones' cosines and the vertices their walks take.
+            let walked = |a: &ConvexHull, b: &ConvexHull| {
+                let cone = search_cone(a, &pose_a, b, &pose_b).unwrap();
+                let (mut walk_a, mut walk_b) = (Walk::new(), Walk::new());
+                walk_any(a, cone.ia, &cone.ua, cone.cos_t, &mut walk_a).unwrap();
+                walk_any(b, cone.ib, &cone.ub, cone.cos_t, &mut walk_b).unwrap();
+                (cone.cos_t, walk_a.vertex_count + walk_b.vertex_count)
+            };
+            let (rings, cube_maps) = (walked(&a, &b), walked(&bare_a, &bare_b));
             answered += 1;
             // (The rings' answer is checked against the brute force by the tests around; over
             // 1,000-vertex hulls the brute force is slow in a debug build.)
