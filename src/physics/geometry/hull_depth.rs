@@ -16,11 +16,12 @@
 //! - The cone narrows before the walks. A direction at the angle `a` from `u` has `p(m) >=
 //!   least_A(a) + least_B(a) - L cos a`, with `least_X(a)` the least height (see below) of the
 //!   support vertices of the directions within `a` of the axis. Per vertex, tables hold those
-//!   leasts ring by ring (height_disks.rs: rings of 0.00625 rad about the vertex's Gauss cell, out
-//!   to 0.5 rad), so the minimum's direction lies within the last ring where that bound is at
-//!   most `p(u)`: 0.144 rad for the benchmark's spheres, whose walks then take 13 and 11
-//!   vertices. Beyond the tables (hulls of more than 2,048 vertices, cones wider than they
-//!   reach), the cone narrows once by the least height over cube-map cells of directions
+//!   leasts ring by ring (height_disks.rs: rings of 0.00625 rad about the centre of the cap
+//!   around the vertex's Gauss cell, out to 0.5 rad; the query shifts them by the rings between
+//!   that centre and the axis), so the minimum's direction lies within the last ring where that
+//!   bound is at most `p(u)`: 0.144 rad for the benchmark's spheres, whose walks then take 13
+//!   and 11 vertices. Beyond the tables (hulls of more than 2,048 vertices, cones wider than
+//!   they reach), the cone narrows once by the least height over cube-map cells of directions
 //!   (height_cells.rs; 0.17 rad for the benchmark).
 //! - The hull vertices whose Gauss cells meet the cone are found by a walk over the edge graph
 //!   from the support vertex of `u`, crossing an edge when its arc (between the normals of its two
