@@ -4,11 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+mod coupling;
 mod early_return;
 mod exchange;
 mod flat;
 mod input_derivatives;
 
+pub use coupling::{Coupling, Drift};
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
 
 use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
@@ -74,6 +76,8 @@ pub struct Model {
     /// First time derivatives of the 26 inputs, in value-reference order 1..26 (zero when not
     /// given): the inputs move along them during the next step (see `model/input_derivatives.rs`).
     input_derivatives: [f64; INPUT_COUNT],
+    /// `coupling.mode = StepAverage`: what carries over from step to step (model/coupling.rs).
+    coupling: Coupling,
 }
 
 impl Default for Model {
@@ -96,6 +100,7 @@ impl Default for Model {
             evaluations: 0,
             locals: Locals::default(),
             input_derivatives: [0.0; INPUT_COUNT],
+            coupling: Coupling::default(),
         }
     }
 }
@@ -120,6 +125,7 @@ impl Model {
     /// Marks the outputs stale after an input changed.
     pub fn inputs_changed(&mut self) {
         self.outputs_valid = false;
+        self.coupling.inputs_set();
     }
 
     /// Marks the block and the outputs stale after a parameter changed.
@@ -165,7 +171,18 @@ impl Model {
         self.build_block().map_err(ModelError::Parameter)?;
         let block = self.block.as_ref().expect("block built above");
         self.evaluations += 1;
-        let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
+        let notes = match block.step_average_setup() {
+            None => {
+                let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
+                // Held over the step, the force is its own maximum.
+                self.outputs.max_normal_force = self.outputs.normal_force;
+                notes
+            }
+            Some(setup) => {
+                let setup = *setup;
+                self.evaluate_step_average(setup)?
+            }
+        };
         self.note(notes);
         if !self.outputs.all_finite() {
             return Err(ModelError::NotFinite(format!(
@@ -199,6 +216,17 @@ impl Model {
     /// their point states over the step, and the outputs then belong to `time + step`. A step
     /// whose results are not finite leaves the state as it was.
     pub fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+        if let Some(setup) = self.build_block().map_err(ModelError::Parameter)?.step_average_setup() {
+            let setup = *setup;
+            let (saved, states) = (self.coupling.clone(), self.states.clone());
+            let result = self.do_step_average(setup, step);
+            if result.is_err() {
+                self.coupling = saved;
+                self.states = states;
+                self.outputs_valid = false;
+            }
+            return result;
+        }
         if self.has_input_derivatives() {
             return self.do_step_interpolated(step);
         }
@@ -261,6 +289,15 @@ impl Model {
     pub(crate) fn derivative_parts(&mut self) -> Result<DerivativeParts<'_>, ModelError> {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
+        if block.step_average_setup().is_some() {
+            return Err(ModelError::Parameter(crate::block::ParameterError {
+                variable: "coupling.mode".to_string(),
+                value: "StepAverage".to_string(),
+                rule: "the outputs are averages over the coming step, whose derivatives the block does not provide; \
+                       use coupling.mode = Instantaneous for directional, adjoint and output derivatives"
+                    .to_string(),
+            }));
+        }
         Ok((block, &self.inputs, &self.states, &mut self.scratch))
     }
 }
@@ -402,6 +439,7 @@ impl fmi_export::FmuModel for Model {
         for x in &self.input_derivatives {
             out.extend_from_slice(&x.to_le_bytes());
         }
+        self.coupling.write(out);
     }
 
     fn read_internal_state(&mut self, reader: &mut fmi_export::table::Reader<'_>) -> Result<(), String> {
@@ -430,8 +468,10 @@ impl fmi_export::FmuModel for Model {
                 return Err("the serialized FMU state holds a non-finite input derivative".to_string());
             }
         }
+        let coupling = Coupling::read(reader)?;
         self.set_point_states(states);
         self.set_input_derivatives(derivatives);
+        self.coupling = coupling;
         Ok(())
     }
 

@@ -5,7 +5,7 @@
 //!
 //! Value references: `time` 0, inputs 1 to 26, outputs from 100, per-point outputs from 1000,
 //! geometry parameters from 200 (A) and 250 (B), normal law 300, friction 400, `material.pair`
-//! 500, `solver.max_step` 600, Model Exchange states, derivatives and event indicators from 3000.
+//! 500, `solver.max_step` 600, coupling and the bodies' mass properties 700, Model Exchange states, derivatives and event indicators from 3000.
 #![forbid(unsafe_code)]
 
 use std::sync::OnceLock;
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Role, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
 
-use crate::block::{GeometryParameters, Wrench};
+use crate::block::{BodyParameters, CouplingMode, GeometryParameters, Wrench};
 use crate::model::Model;
 use crate::physics::enums::EnumItem;
 use crate::physics::friction::FrictionLawKind;
@@ -50,6 +50,8 @@ pub static NORMAL_LAW: EnumerationType = enumeration_type!("NormalLaw", "Normal 
 pub static RESTITUTION_MODEL: EnumerationType =
     enumeration_type!("RestitutionModel", "Damping from the coefficient of restitution", RestitutionModel);
 pub static FRICTION_LAW: EnumerationType = enumeration_type!("FrictionLaw", "Friction law", FrictionLawKind);
+pub static COUPLING_MODE: EnumerationType =
+    enumeration_type!("CouplingMode", "How the outputs couple over a communication step", CouplingMode);
 pub static MATERIAL_PAIR: EnumerationType =
     enumeration_type!("MaterialPair", "Material pair preset from the Adams material table", MaterialPair);
 
@@ -58,7 +60,7 @@ pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "
 
 /// A new table; each FMU instance owns one (see `fmi_export::FmuModel::build_table`).
 pub fn build() -> Table<Model> {
-    Table::new(build_table(), vec![&SHAPE, &NORMAL_LAW, &RESTITUTION_MODEL, &FRICTION_LAW, &MATERIAL_PAIR])
+    Table::new(build_table(), vec![&SHAPE, &NORMAL_LAW, &RESTITUTION_MODEL, &FRICTION_LAW, &MATERIAL_PAIR, &COUPLING_MODE])
 }
 
 /// The table for tools and tests, built once per process; the C API never uses it.
@@ -166,6 +168,15 @@ fn build_table() -> Vec<Variable<Model>> {
             ValueType::Boolean,
             "Stateful friction laws: every active point is inside its friction cone (false for the other laws)",
             Access::Bool(|m| &mut m.outputs.sticking),
+        ),
+        V::float(
+            "contact.max_normal_force",
+            125,
+            1,
+            Output,
+            "N",
+            "Largest normal force within the last communication step (StepAverage: the peak the averaged force hides)",
+            |m| std::slice::from_mut(&mut m.outputs.max_normal_force),
         ),
     ]);
 
@@ -310,6 +321,56 @@ fn build_table() -> Vec<Variable<Model>> {
         })
         .min(0.0),
     ]);
+
+    // Coupling over a communication step (value references 700 to 799): the mode, and the
+    // bodies' mass properties that StepAverage integrates with.
+    fn body_a(m: &mut Model) -> &mut BodyParameters {
+        &mut m.parameters.body_a
+    }
+    fn body_b(m: &mut Model) -> &mut BodyParameters {
+        &mut m.parameters.body_b
+    }
+    macro_rules! body {
+        ($prefix:literal, $base:expr, $b:ident, $body:literal) => {
+            [
+                V::parameter(concat!($prefix, ".mass"), $base, "kg", concat!("Mass of ", $body, " (StepAverage; 0 = immovable, e.g. the ground)"), |m| {
+                    std::slice::from_mut(&mut $b(m).mass)
+                })
+                .min(0.0),
+                V::float(
+                    concat!($prefix, ".inertia"),
+                    $base + 1,
+                    6,
+                    Causality::Parameter,
+                    "kg.m2",
+                    concat!("Inertia of ", $body, " about its centre of mass in its body frame: Ixx, Iyy, Izz, Ixy, Ixz, Iyz (StepAverage; all 0 = a point mass)"),
+                    |m| &mut $b(m).inertia,
+                ),
+                V::float(
+                    concat!($prefix, ".com"),
+                    $base + 7,
+                    3,
+                    Causality::Parameter,
+                    "m",
+                    concat!("Centre of mass of ", $body, " in its body frame (StepAverage)"),
+                    |m| &mut $b(m).com,
+                ),
+            ]
+        };
+    }
+    t.extend([
+        V::enumeration("coupling.mode", 700, &COUPLING_MODE, "How the outputs couple over a communication step", |m| &mut m.parameters.coupling.mode),
+        V::parameter("coupling.step", 701, "s", "Step to average over before the first DoStep (StepAverage; 0 = the last DoStep's size only)", |m| {
+            std::slice::from_mut(&mut m.parameters.coupling.step)
+        })
+        .min(0.0),
+        V::parameter("coupling.max_substep", 702, "s", "Largest sub-step of the block's own integration of the bodies (StepAverage)", |m| {
+            std::slice::from_mut(&mut m.parameters.coupling.max_substep)
+        })
+        .min(0.0),
+    ]);
+    t.extend(body!("body_a", 710, body_a, "A"));
+    t.extend(body!("body_b", 730, body_b, "B"));
 
     // Model Exchange, per point slot (value references 3000 + 10 (i - 1) + k): the tangential
     // deflection (a continuous state), its derivative and the two event indicators.

@@ -13,9 +13,13 @@ pub mod jacobian;
 mod parameters;
 mod single_point;
 mod slots;
+mod step_average;
 
 pub use interpolate::INPUT_COUNT;
-pub use parameters::{FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters};
+pub use step_average::{frame_of, Bodies, CouplingMode, StepEnd};
+pub use parameters::{
+    BodyParameters, CouplingParameters, FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters, StepAverageSetup,
+};
 
 
 use crate::physics::contact::{self, Laws, PointForce, PointState};
@@ -84,6 +88,10 @@ pub struct Outputs {
     pub n_0: [f64; 3],
     pub slip_speed: f64,
     pub sticking: bool,
+    /// The largest normal force [N] within the last communication step: under StepAverage the
+    /// peak of the block's own sub-steps (the averaged force hides it); under Instantaneous the
+    /// force is held over the step, so it is `normal_force`.
+    pub max_normal_force: f64,
     pub point: [PointOutput; POINT_OUTPUTS],
     /// How many leading slots of `point` an evaluation may have written: the slots from here on
     /// are all zero (their default). The block's evaluations are the only writers of the slots
@@ -106,7 +114,7 @@ impl Outputs {
         }
         add(&self.p_0);
         add(&self.n_0);
-        add(&[self.separation, self.normal_force, self.friction_force, self.slip_speed]);
+        add(&[self.separation, self.normal_force, self.friction_force, self.slip_speed, self.max_normal_force]);
         for p in &self.point {
             add(&p.p_0);
             add(&[p.separation, p.normal_force, p.friction_force]);
@@ -152,6 +160,8 @@ pub struct Block {
     no_offsets: bool,
     /// A sphere or a point on a plane under stateless laws without couples: the lean path.
     single: Option<single_point::SinglePoint>,
+    /// `coupling.mode = StepAverage`: the bodies' mass properties and the sub-step.
+    step_average: Option<StepAverageSetup>,
 }
 
 impl Block {
@@ -169,6 +179,7 @@ impl Block {
             max_step: v.solver_max_step,
             no_offsets: v.offset_a == Pose::identity() && v.offset_b == Pose::identity(),
             single,
+            step_average: v.step_average,
         };
         Ok((block, warnings))
     }
@@ -177,9 +188,21 @@ impl Block {
         &self.pair
     }
 
+    /// StepAverage's setup, or `None` under Instantaneous.
+    pub fn step_average_setup(&self) -> Option<&StepAverageSetup> {
+        self.step_average.as_ref()
+    }
+
     /// True when the laws keep a state per contact point that DoStep must advance.
     pub fn is_stateful(&self) -> bool {
         self.laws.is_stateful()
+    }
+
+    /// Both bodies' states (A, B) for `inputs`, their quaternions checked.
+    pub fn body_states(&self, inputs: &Inputs, notes: &mut Notes) -> Result<[BodyState; 2], InputError> {
+        let body_a = body_state("frame_a.q", &inputs.frame_a, &mut notes.frame_a_q_not_unit)?;
+        let body_b = body_state("frame_b.q", &inputs.frame_b, &mut notes.frame_b_q_not_unit)?;
+        Ok([body_a, body_b])
     }
 
     /// The bodies' states and their geometry frames in W for `inputs`.
@@ -541,7 +564,7 @@ fn quaternion_error(q_name: &'static str, q: &[f64; 4]) -> InputError {
 mod tests {
     use super::{Outputs, POINT_OUTPUTS};
 
-    /// The k-th real output: the wrenches, `p_0`, `n_0`, the four scalars, then each slot's.
+    /// The k-th real output: the wrenches, `p_0`, `n_0`, the five scalars, then each slot's.
     fn field(o: &mut Outputs, k: usize) -> &mut f64 {
         match k {
             0..=2 => &mut o.frame_a.f_0[k],
@@ -554,9 +577,10 @@ mod tests {
             19 => &mut o.normal_force,
             20 => &mut o.friction_force,
             21 => &mut o.slip_speed,
+            22 => &mut o.max_normal_force,
             _ => {
-                let slot = &mut o.point[(k - 22) / 6];
-                match (k - 22) % 6 {
+                let slot = &mut o.point[(k - 23) / 6];
+                match (k - 23) % 6 {
                     i @ 0..=2 => &mut slot.p_0[i],
                     3 => &mut slot.separation,
                     4 => &mut slot.normal_force,
@@ -570,7 +594,7 @@ mod tests {
     /// fails.
     #[test]
     fn all_finite_finds_any_output_that_is_not() {
-        let reals = 22 + 6 * POINT_OUTPUTS;
+        let reals = 23 + 6 * POINT_OUTPUTS;
         let finite = [0.0, -0.0, 1.0, -2.5, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, -5e-324];
         let mut out = Outputs::default();
         for k in 0..reals {

@@ -16,7 +16,9 @@ use crate::physics::normal::{
 };
 use crate::physics::shape::{ConvexHull, PointCloud, Shape, ShapeKind, TriangleMesh};
 
+use super::step_average::CouplingMode;
 use super::QUATERNION_NORM_TOLERANCE;
+use crate::physics::rigid_motion::MassProperties;
 
 /// Geometry of one body (`geometry_a.*` or `geometry_b.*`).
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +122,40 @@ impl Default for FrictionParameters {
     }
 }
 
+/// How the block couples to the importer over a communication step (`coupling.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CouplingParameters {
+    /// Stable number of a [`CouplingMode`].
+    pub mode: i64,
+    /// The step [s] to average over before the first DoStep (0 = unknown until then).
+    pub step: f64,
+    /// Largest sub-step [s] of the block's own integration of the bodies (StepAverage).
+    pub max_substep: f64,
+}
+
+impl Default for CouplingParameters {
+    fn default() -> Self {
+        CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5 }
+    }
+}
+
+/// Mass properties of one body (`body_a.*` or `body_b.*`), for StepAverage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyParameters {
+    /// Mass [kg]; 0 = immovable.
+    pub mass: f64,
+    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz [kg.m2] about the centre of mass, in the body frame.
+    pub inertia: [f64; 6],
+    /// Centre of mass in the body frame [m].
+    pub com: [f64; 3],
+}
+
+impl Default for BodyParameters {
+    fn default() -> Self {
+        BodyParameters { mass: 0.0, inertia: [0.0; 6], com: [0.0; 3] }
+    }
+}
+
 /// Every parameter of the block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameters {
@@ -131,6 +167,9 @@ pub struct Parameters {
     pub material_pair: i64,
     /// Largest internal sub-step [s] for stateful laws.
     pub solver_max_step: f64,
+    pub coupling: CouplingParameters,
+    pub body_a: BodyParameters,
+    pub body_b: BodyParameters,
 }
 
 impl Default for Parameters {
@@ -142,6 +181,9 @@ impl Default for Parameters {
             friction: FrictionParameters::default(),
             material_pair: MaterialPair::None.value(),
             solver_max_step: 1e-3,
+            coupling: CouplingParameters::default(),
+            body_a: BodyParameters::default(),
+            body_b: BodyParameters::default(),
         }
     }
 }
@@ -403,6 +445,52 @@ pub struct Validated {
     pub offset_b: Pose,
     pub laws: Laws,
     pub solver_max_step: f64,
+    /// StepAverage's setup; `None` under Instantaneous.
+    pub step_average: Option<StepAverageSetup>,
+}
+
+/// What StepAverage needs, checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepAverageSetup {
+    pub mass: [MassProperties; 2],
+    /// `coupling.step` [s]; 0 = the last DoStep's size only.
+    pub step: f64,
+    pub max_substep: f64,
+}
+
+/// StepAverage's parameters checked: at least one body with mass, physical inertias, a sub-step.
+fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterError> {
+    let c = &p.coupling;
+    let mode = CouplingMode::from_value(c.mode).ok_or_else(|| refuse("coupling.mode", c.mode, "is not a coupling mode number (1 to 2)"))?;
+    check("coupling.step", c.step, c.step >= 0.0, "must be >= 0 (0 = the last DoStep's size)")?;
+    check("coupling.max_substep", c.max_substep, c.max_substep > 0.0, "must be > 0")?;
+    if mode == CouplingMode::Instantaneous {
+        return Ok(None);
+    }
+    let mut mass = [MassProperties::immovable(); 2];
+    for (k, (prefix, b)) in [("body_a", &p.body_a), ("body_b", &p.body_b)].into_iter().enumerate() {
+        check(&format!("{prefix}.mass"), b.mass, b.mass >= 0.0, "must be >= 0 (0 = immovable)")?;
+        for (i, x) in b.inertia.iter().chain(&b.com).enumerate() {
+            let name = if i < 6 { format!("{prefix}.inertia[{}]", i + 1) } else { format!("{prefix}.com[{}]", i - 5) };
+            check(&name, *x, true, "must be finite")?;
+        }
+        let m = MassProperties::new(b.mass, &b.inertia, &b.com);
+        if b.mass > 0.0 {
+            if let Some(problem) = m.inertia_problem() {
+                return Err(refuse(&format!("{prefix}.inertia"), format!("{:?}", b.inertia), format!("is not the inertia of a rigid body: {problem}")));
+            }
+        }
+        mass[k] = m;
+    }
+    if !mass[0].is_movable() && !mass[1].is_movable() {
+        return Err(refuse(
+            "body_a.mass, body_b.mass",
+            "0, 0",
+            "coupling.mode = StepAverage integrates the bodies over each step and needs the mass of at least one of them \
+             (0 means immovable, e.g. the ground)",
+        ));
+    }
+    Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep }))
 }
 
 /// Applies a material preset: each of mu_s, mu_d and e left at its default takes the preset's
@@ -512,6 +600,7 @@ impl Parameters {
             rolling_radius,
             rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
         };
-        Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step }, warnings))
+        let step_average = step_average(p)?;
+        Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))
     }
 }

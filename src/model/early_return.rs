@@ -17,6 +17,10 @@ impl Model {
     pub fn contact_onset(&mut self, step: f64) -> Result<Option<f64>, ModelError> {
         self.build_block().map_err(ModelError::Parameter)?;
         let block = self.block.as_ref().expect("block built above");
+        if block.step_average_setup().is_some() {
+            // The averaged step resolves the onset within the step itself.
+            return Ok(None);
+        }
         let tau = block.contact_onset(&self.inputs, step, &mut self.scratch).map_err(ModelError::Input)?;
         Ok(tau.filter(|tau| *tau < step && *tau > MIN_EARLY_FRACTION * step))
     }

@@ -6,9 +6,9 @@
 
 use crate::block::{Frame, Inputs, Outputs};
 
-/// How many real outputs [`with_output_refs`] offers: the 22 of the whole contact and 6 per
+/// How many real outputs [`with_output_refs`] offers: the 23 of the whole contact and 6 per
 /// point slot.
-pub const FLAT_OUTPUTS: usize = 22 + 6 * crate::block::POINT_OUTPUTS;
+pub const FLAT_OUTPUTS: usize = 23 + 6 * crate::block::POINT_OUTPUTS;
 
 /// Calls `f` with a reference to every real output, in value-reference order.
 pub fn with_output_refs(o: &Outputs, f: &mut dyn FnMut(&[&f64])) {
@@ -22,7 +22,7 @@ pub fn with_output_refs(o: &Outputs, f: &mut dyn FnMut(&[&f64])) {
                 &o.separation, &o.normal_force, &o.friction_force,
                 &o.p_0[0], &o.p_0[1], &o.p_0[2],
                 &o.n_0[0], &o.n_0[1], &o.n_0[2],
-                &o.slip_speed,
+                &o.slip_speed, &o.max_normal_force,
                 $(
                     &o.point[$k].separation, &o.point[$k].normal_force, &o.point[$k].friction_force,
                     &o.point[$k].p_0[0], &o.point[$k].p_0[1], &o.point[$k].p_0[2],

@@ -19,5 +19,6 @@ pub mod normal;
 pub mod point_events;
 pub mod onset;
 pub mod real;
+pub mod rigid_motion;
 pub mod shape;
 pub mod step;
