@@ -159,3 +159,66 @@ fn bouncing_gains_no_energy_and_ends_at_rest() {
         }
     }
 }
+
+/// A 1 kg box (0.1 x 0.1 x 0.05 m, as a point mass) on the plane z = 0 with gravity tilted by
+/// `angle` about y, so that the slope descends toward +x: GroundModel (K = 1e7, D = 1e5) and
+/// ElasticCone friction (mu = 0.5, Kt = 1e8, Dt = 6e4), as scenarios/incline_*.toml. It starts at
+/// rest at the even-load depth of its four corners.
+fn box_on_incline(angle: f64, h: f64) -> (Model, PointMass) {
+    let mut model = Model::default();
+    let p = &mut model.parameters;
+    p.geometry_a.shape = ShapeKind::Plane.value();
+    p.geometry_b.shape = ShapeKind::Box.value();
+    p.geometry_b.size = [0.1, 0.1, 0.05];
+    p.normal.law = NormalLawKind::GroundModel.value();
+    p.normal.stiffness = 1e7;
+    p.normal.damping = 1e5;
+    p.friction.law = FrictionLawKind::ElasticCone.value();
+    p.friction.mu_static = 0.5;
+    p.friction.stiffness = 1e8;
+    p.friction.damping = 6e4;
+    p.coupling.mode = CouplingMode::StepAverage.value();
+    p.coupling.step = h;
+    // Coarser than the default 1e-5 s so that the test runs in a debug build in seconds; the
+    // tangential spring (Kt sqrt(d) per corner, omega about 1600 rad/s) is still resolved.
+    p.coupling.max_substep = 5e-5;
+    p.body_b.mass = 1.0;
+    model.parameters_changed();
+    model.initialize().expect("valid parameters");
+    let depth = (G * angle.cos() / (4.0 * 1e7_f64)).powf(2.0 / 3.0);
+    let body = PointMass { r: [0.0, 0.0, 0.025 - depth], v: [0.0; 3], m: 1.0, g: [G * angle.sin(), 0.0, -G * angle.cos()] };
+    (model, body)
+}
+
+/// Below the friction angle (tan 20 deg = 0.36 < 0.5) the box stays: after it settles, less than
+/// 1e-6 m of creep over 0.5 s at 1 ms steps, in both orders.
+#[test]
+fn box_sticks_on_a_20_degree_incline_without_creep() {
+    for order in [Order::GaussSeidel, Order::Jacobi] {
+        let h = 1e-3;
+        let (mut model, mut body) = box_on_incline(20f64.to_radians(), h);
+        let mut xs = Vec::new();
+        run(&mut model, &mut body, order, h, 700, |b, _| xs.push(b.r[0]));
+        let settled = &xs[199..];
+        let creep = settled.iter().fold(f64::MIN, |a, x| a.max(*x)) - settled.iter().fold(f64::MAX, |a, x| a.min(*x));
+        println!("{order:?}: moved {:.3e} m in the first 0.2 s, creep {creep:.3e} m over 0.5 s", xs[199] - xs[0]);
+        assert!(creep < 1e-6, "{order:?}: creep {creep} m");
+        assert!((xs[199] - xs[0]).abs() < 1e-4, "{order:?}: settling moved {} m", xs[199] - xs[0]);
+    }
+}
+
+/// Above it (35 deg) the box slides at g (sin a - mu cos a), mu = 0.5 (ElasticCone slips at mu).
+#[test]
+fn box_slides_down_a_35_degree_incline_at_the_closed_form() {
+    for order in [Order::GaussSeidel, Order::Jacobi] {
+        let h = 1e-3;
+        let angle = 35f64.to_radians();
+        let (mut model, mut body) = box_on_incline(angle, h);
+        let mut vs = Vec::new();
+        run(&mut model, &mut body, order, h, 1000, |b, _| vs.push(b.v[0]));
+        let acceleration = (vs[999] - vs[199]) / 0.8;
+        let expected = G * (angle.sin() - 0.5 * angle.cos());
+        println!("{order:?}: a = {acceleration:.5} m/s2 against {expected:.5}");
+        assert!((acceleration / expected - 1.0).abs() < 0.02, "{order:?}: a = {acceleration} against {expected}");
+    }
+}
