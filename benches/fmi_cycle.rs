@@ -123,6 +123,8 @@ struct Cycle<'a, 'l> {
     bool_out: Vec<c_int>,
     t: f64,
     k: u64,
+    /// The communication step [s].
+    h: f64,
 }
 
 const STEP: f64 = 1e-5;
@@ -157,7 +159,14 @@ impl<'a, 'l> Cycle<'a, 'l> {
             booleans,
             t: 0.0,
             k: 0,
+            h: STEP,
         }
+    }
+
+    /// The same loop at communication steps of `h`.
+    fn with_step(mut self, h: f64) -> Self {
+        self.h = h;
+        self
     }
 
     fn set_inputs(&mut self) {
@@ -172,8 +181,8 @@ impl<'a, 'l> Cycle<'a, 'l> {
 
     fn step(&mut self) {
         // SAFETY: as above.
-        assert_eq!(unsafe { (self.api.do_step)(self.c, self.t, STEP, 1) }, 0);
-        self.t += STEP;
+        assert_eq!(unsafe { (self.api.do_step)(self.c, self.t, self.h, 1) }, 0);
+        self.t += self.h;
     }
 
     fn get_outputs(&mut self) -> f64 {
@@ -251,6 +260,20 @@ fn main() {
     let id = format!("box-plane: set 26, DoStep, get all {outputs} outputs");
     order.add("fmi2", &id, 4);
     bench(&mut g, &id, || cycle.cycle());
+
+    // StepAverage (coupling.mode = 2) against Instantaneous at the 1 ms step it is made for: the
+    // block integrates the 1 kg sphere over each step in 100 sub-steps of 10 us.
+    let vr = |name: &str| variables::scalars().iter().find(|s| s.name == name).unwrap().vr;
+    let averaged = || api.instance(&[(vr("coupling.mode"), 2)], &[(vr("body_b.mass"), 1.0), (vr("coupling.step"), 1e-3)]);
+    let wrenches: Vec<u32> = (100..112).collect();
+    let mut cycle = Cycle::new(&api, sphere(), 0.0999, wrenches.clone(), false).with_step(1e-3);
+    let id = "sphere-plane, Instantaneous, 1 ms: set 26, DoStep, get the 12 forces and torques";
+    order.add("fmi2", id, 1);
+    bench(&mut g, id, || cycle.cycle());
+    let mut cycle = Cycle::new(&api, averaged(), 0.0999, wrenches, false).with_step(1e-3);
+    let id = "sphere-plane, StepAverage, 1 ms: set 26, DoStep, get the 12 forces and torques";
+    order.add("fmi2", id, 1);
+    bench(&mut g, id, || cycle.cycle());
 
     // The parts of the sphere-plane cycle on their own.
     let mut cycle = Cycle::new(&api, sphere(), 0.0999, all_reals, true);

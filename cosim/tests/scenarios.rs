@@ -12,8 +12,20 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 6] =
-    ["sphere_drop", "modelica_experiment_1", "modelica_experiment_2", "modelica_experiment_3", "incline_stick", "incline_slide"];
+const SCENARIOS: [&str; 12] = [
+    "sphere_drop",
+    "modelica_experiment_1",
+    "modelica_experiment_2",
+    "modelica_experiment_3",
+    "incline_stick",
+    "incline_slide",
+    "sphere_drop_1ms",
+    "modelica_experiment_1_1ms",
+    "modelica_experiment_2_1ms",
+    "modelica_experiment_3_1ms",
+    "incline_stick_1ms",
+    "incline_slide_1ms",
+];
 
 fn scenario_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("cosim lives in the workspace").join("scenarios")
@@ -214,4 +226,57 @@ fn incline_slide_accelerates_at_g_sin_minus_mu_cos() {
     let acceleration = check(&scenario, "slides: y acceleration [m/s2], 0.2-1 s");
     assert!((acceleration.expected.unwrap() + a * angle.cos()).abs() < 1e-12);
     assert!((outcome.checks[0].obtained / acceleration.expected.unwrap() - 1.0).abs() < 0.01);
+}
+
+/// A `_1ms` file: the checks pass at 1 ms steps under StepAverage, and the contact integrates the
+/// same body as the body FMU (its mass and inertia).
+fn run_step_average(name: &str, body: &str) -> (Scenario, Outcome) {
+    let (scenario, outcome) = run_and_pass(name);
+    assert_eq!(scenario.step, 1e-3, "{name}");
+    let mode = flatten_parameters(&scenario.fmus["contact"].parameters).into_iter().find(|(n, _)| n == "coupling.mode").expect("coupling.mode is set").1;
+    assert_eq!(mode.as_str(), Some("StepAverage"), "{name}");
+    assert_eq!(scalar(&scenario, "contact", "body_b.mass"), scalar(&scenario, body, "mass"), "{name}");
+    assert_eq!(parameter(&scenario, "contact", "body_b.inertia"), parameter(&scenario, body, "inertia"), "{name}");
+    // The same system and checks as the file it comes from.
+    let original = load(name.trim_end_matches("_1ms"));
+    assert_eq!(scenario.checks.len(), original.checks.len(), "{name}");
+    assert_eq!(scenario.stop_time, original.stop_time, "{name}");
+    (scenario, outcome)
+}
+
+#[test]
+fn sphere_drop_1ms_restitution_is_the_closed_form_within_two_percent() {
+    let (scenario, outcome) = run_step_average("sphere_drop_1ms", "ball");
+    let (k, b, m) = (scalar(&scenario, "contact", "normal.stiffness"), scalar(&scenario, "contact", "normal.damping"), scalar(&scenario, "ball", "mass"));
+    // omega h = 1: the instantaneous coupling gives e = 1.66 here.
+    assert!(((k / m).sqrt() * scenario.step - 1.0).abs() < 1e-12);
+    let impact_speed = (2.0 * 9.81 * 0.5_f64).sqrt();
+    let e = measured_restitution(&outcome, impact_speed);
+    let expected = clipped_linear_restitution(k, b, m);
+    assert!((e / expected - 1.0).abs() < 0.02, "e = {e}, closed form {expected}");
+}
+
+#[test]
+fn modelica_experiment_1_1ms_passes_its_checks() {
+    run_step_average("modelica_experiment_1_1ms", "ball");
+}
+
+#[test]
+fn modelica_experiment_2_1ms_passes_its_checks() {
+    run_step_average("modelica_experiment_2_1ms", "body");
+}
+
+#[test]
+fn modelica_experiment_3_1ms_passes_its_checks() {
+    run_step_average("modelica_experiment_3_1ms", "box");
+}
+
+#[test]
+fn incline_stick_1ms_passes_its_checks() {
+    run_step_average("incline_stick_1ms", "box");
+}
+
+#[test]
+fn incline_slide_1ms_passes_its_checks() {
+    run_step_average("incline_slide_1ms", "box");
 }

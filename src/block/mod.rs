@@ -188,6 +188,11 @@ impl Block {
         &self.pair
     }
 
+    /// Turns StepAverage off (Model Exchange); true if it was on.
+    pub fn drop_step_average(&mut self) -> bool {
+        self.step_average.take().is_some()
+    }
+
     /// StepAverage's setup, or `None` under Instantaneous.
     pub fn step_average_setup(&self) -> Option<&StepAverageSetup> {
         self.step_average.as_ref()

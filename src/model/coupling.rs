@@ -85,6 +85,9 @@ pub struct Coupling {
     applied: [Wrench; 2],
     /// The one-time warning about a read before the first DoStep without coupling.step.
     warned_no_step: bool,
+    /// A buffer of point states for the next run (the last committed step's old states), so that
+    /// a step in steady use allocates nothing.
+    spare: Vec<PointState>,
 }
 
 fn wrench_of(out: &crate::block::Outputs) -> [Wrench; 2] {
@@ -217,7 +220,11 @@ impl Model {
     ) -> Result<(Run, Notes), ModelError> {
         let block = self.block.as_ref().expect("the block is built");
         let bodies = Bodies { mass: setup.mass, external: self.coupling.external };
-        let mut end_states = Vec::with_capacity(self.states.len());
+        let mut end_states = match self.coupling.run.take() {
+            // The previous run of this step is replaced: its buffer is reused.
+            Some(run) => run.end_states,
+            None => std::mem::take(&mut self.coupling.spare),
+        };
         let out = match scratch_outputs {
             Some(out) => out,
             None => &mut self.outputs,
@@ -283,12 +290,11 @@ impl Model {
                 drift = self.coupling.drift_cleared(&drift, &setup);
             }
         }
-        if !run.end_states.is_empty() || !self.states.is_empty() {
-            self.states.clone_from(&run.end_states);
-            if self.states.len() < crate::block::POINT_OUTPUTS {
-                self.states.resize(crate::block::POINT_OUTPUTS, PointState::default());
-            }
+        let mut end_states = run.end_states;
+        if end_states.len() < crate::block::POINT_OUTPUTS {
+            end_states.resize(crate::block::POINT_OUTPUTS, PointState::default());
         }
+        self.coupling.spare = std::mem::replace(&mut self.states, end_states);
         let c = &mut self.coupling;
         c.record = if fresh { Some(StepRecord { start: reported_now, wrench: applied, h: step }) } else { None };
         c.drift = drift;

@@ -115,6 +115,11 @@ impl Model {
     /// points than there are slots with states and event indicators.
     pub fn check_model_exchange(&mut self) -> Result<(), String> {
         self.build_block().map_err(|e| e.to_string())?;
+        // The importer integrates the bodies with the contact itself: there is no communication
+        // step to average over.
+        if self.block.as_mut().expect("built").drop_step_average() {
+            self.warnings.push("coupling.mode = StepAverage applies to co-simulation; Model Exchange uses the instantaneous wrench".to_string());
+        }
         let block = self.block.as_ref().expect("built");
         let points = block.pair().max_points();
         if !block.is_stateful() || points <= POINT_OUTPUTS {

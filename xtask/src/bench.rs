@@ -35,7 +35,25 @@ pub fn run_benchmarks(quick: bool, filter: Option<&str>) -> Result {
         command.arg(filter);
     }
     run(command.env("CRITERION_HOME", &home).current_dir(root()))?;
-    print_table()
+    print_table()?;
+    if filter.is_none() {
+        sphere_drop_wall_times()?;
+    }
+    Ok(())
+}
+
+/// The sphere drop through the cosim master at 5 us (Instantaneous, scenarios/sphere_drop.toml)
+/// and at 1 ms (StepAverage, scenarios/sphere_drop_1ms.toml), side by side in one run: the
+/// summary table gives each one's wall time per simulated second.
+fn sphere_drop_wall_times() -> Result {
+    println!("==> the sphere drop through cosim at 5 us (Instantaneous) and at 1 ms (StepAverage): wall time per simulated second");
+    run(cargo()
+        .args(["run", "--quiet", "--release", "--package", "cosim", "--", "run", "scenarios/sphere_drop.toml", "scenarios/sphere_drop_1ms.toml"])
+        .arg("--out")
+        .arg(target_dir().join("bench-cosim"))
+        .arg("--fmu-dir")
+        .arg(fmu::output_dir())
+        .current_dir(root()))
 }
 
 /// Prints the table of the results criterion last wrote (`$CRITERION_HOME`, else
