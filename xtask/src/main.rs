@@ -9,7 +9,8 @@
 //! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy),
 //!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
-//!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
+//!   and the summary table into results/), then examples/python/falling_sphere.py and
+//!   examples/python/step_sizes.py (FMPy).
 //! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
 //!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -49,7 +50,8 @@ commands:
                      valgrind (memcheck) over a C importer driving every FMU binary
   valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
-                     PNG, summary table), then examples/python/falling_sphere.py (FMPy)
+                     PNG, summary table), then examples/python/falling_sphere.py and
+                     step_sizes.py (FMPy)
   bench [--quick] [FILTER]
                      fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
                      and the table of time per evaluation and ratio to sphere-plane
@@ -187,8 +189,15 @@ fn demo() -> Result {
         .current_dir(root()))?;
     println!("==> FMPy: examples/python/falling_sphere.py");
     let python = python::ensure_venv()?;
-    run(Command::new(python)
+    run(Command::new(&python)
         .arg("examples/python/falling_sphere.py")
+        .arg("--fmu-dir")
+        .arg(fmu::output_dir())
+        .args(["--out", "results"])
+        .current_dir(root()))?;
+    println!("==> FMPy: examples/python/step_sizes.py (restitution against the communication step, both couplings)");
+    run(Command::new(&python)
+        .arg("examples/python/step_sizes.py")
         .arg("--fmu-dir")
         .arg(fmu::output_dir())
         .args(["--out", "results"])
