@@ -513,6 +513,20 @@ impl fmi_export::FmuModel for Model {
              the make event and switches Stiction between sticking and slipping. A stateful law on a pair that can have \
              more than eight points is refused at the end of initialisation.</p>\n",
         );
+        page.push_str(
+            "<h2>Coupling over a communication step (<code>coupling.mode</code>)</h2>\n<p><code>Instantaneous</code> (the default) \
+             outputs the wrench at the current inputs, which the importer holds over its step: right when the step is far below the \
+             contact's time scale (omega h &lt;&lt; 1, omega = sqrt(k / m)). <code>StepAverage</code> outputs the wrench averaged over the \
+             coming step, from the block's own integration of both bodies over it in sub-steps of at most \
+             <code>coupling.max_substep</code>: the momentum each body receives over a step is then what the contact law gives, at 1 to \
+             10 ms steps. It needs <code>body_a.mass</code> or <code>body_b.mass</code> (0 = immovable), and for rotation \
+             <code>body_X.inertia</code> and <code>body_X.com</code>. The other forces on the bodies (gravity, drives) are estimated \
+             from the inputs at consecutive steps, or from FMI 2 input derivatives of <code>frame_X.v_0</code>. Read right after \
+             DoStep (a Jacobi master), the outputs come from the block's prediction of the bodies at the end of the step; after new \
+             inputs (Gauss-Seidel), from those inputs. <code>contact.max_normal_force</code> is the peak within the step, which the \
+             average hides. Directional derivatives are refused under StepAverage; Model Exchange always uses the instantaneous \
+             wrench.</p>\n",
+        );
         page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
         law_list(&mut page, &crate::variables::NORMAL_LAW);
         page.push_str("<h2>Friction laws (<code>friction.law</code>)</h2>\n");
