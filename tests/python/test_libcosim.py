@@ -400,3 +400,23 @@ def test_every_choice_set_in_libcosim_takes_effect(variable, sweep_files, extrac
         for j in range(i):
             assert not np.allclose(lib[i], lib[j], rtol=1e-9, atol=0), (
                 f"{variable}: {cases[i][0]} and {cases[j][0]} give the same outputs in libcosim")
+
+
+@pytest.mark.parametrize("model", ["ContactForce", "RigidBody"])
+def test_libcosim_sees_every_parameter_of_both_fmus(model):
+    """libcosim lists every parameter of the FMI 2 FMU that FMPy lists (none dropped as an FMI 2
+    Enumeration), with libcosim's type for FMPy's (the enumerations as Integer)."""
+    import fmpy
+    from libcosimpy.CosimEnums import CosimVariableCausality, CosimVariableType
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimSlave import CosimLocalSlave
+
+    fmu = fmu_dir() / f"{model}-fmi2.fmu"
+    expected = {v.name: v.type for v in fmpy.read_model_description(str(fmu)).modelVariables if v.causality == "parameter"}
+    assert expected, f"{fmu} has no parameters"
+    execution = CosimExecution.from_step_size(1000)
+    slave = CosimLocalSlave(fmu_path=str(fmu), instance_name="instance")
+    index = execution.add_local_slave(local_slave=slave)
+    seen = {v.name.decode(): CosimVariableType(v.type).name.capitalize() for v in execution.slave_variables(index)
+            if CosimVariableCausality(v.causality) == CosimVariableCausality.PARAMETER}
+    assert seen == expected
