@@ -137,32 +137,58 @@ fn every_float_variable_has_a_declared_unit() {
 
 #[test]
 fn every_enumeration_start_value_is_an_item_of_its_type() {
+    let enumeration_names: BTreeSet<String> = variables::scalars()
+        .iter()
+        .filter(|s| matches!(s.variable.ty, variables::ValueType::Enumeration(_)))
+        .map(|s| s.name.clone())
+        .collect();
+    assert!(!enumeration_names.is_empty());
     for (version, xml) in both() {
         let all = elements(&xml);
-        let mut items: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        // Items follow their type (SimpleType in FMI 2, EnumerationType in FMI 3) in document order.
+        let mut items: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
+        // Items follow their EnumerationType in document order: in FMI 3 the TypeDefinitions, in
+        // FMI 2 the VendorAnnotations (its TypeDefinitions declare Integer types).
         let mut current = String::new();
         for element in &all {
             match element.name() {
-                "SimpleType" | "EnumerationType" => current = element.attribute("name").unwrap().to_string(),
+                "EnumerationType" => current = element.attribute("name").unwrap().to_string(),
                 "Item" => {
-                    items.entry(current.clone()).or_default().insert(element.attribute("value").unwrap().to_string());
+                    let value = element.attribute("value").unwrap().parse().unwrap();
+                    items.entry(current.clone()).or_default().insert(value, element.attribute("name").unwrap().to_string());
                 }
                 _ => {}
             }
         }
         assert_eq!(items.len(), variables::table().enumerations().len(), "{version}");
-        let enumerations: Vec<_> = model_variables(&xml).into_iter().filter(|(ty, _)| ty == "Enumeration").collect();
-        assert!(!enumerations.is_empty());
+        // FMI 2: Integer with a declared type (libcosim ignores Enumeration variables); FMI 3:
+        // Enumeration.
+        let element = if version == "fmi2" { "Integer" } else { "Enumeration" };
+        let enumerations: Vec<_> =
+            model_variables(&xml).into_iter().filter(|(ty, a)| ty == element && a.contains_key("declaredType")).collect();
+        let names: BTreeSet<String> = enumerations.iter().map(|(_, a)| a["name"].clone()).collect();
+        assert_eq!(names, enumeration_names, "{version}");
+        assert!(model_variables(&xml).iter().all(|(ty, _)| version == "fmi3" || ty != "Enumeration"), "{version}");
         for (_, attributes) in enumerations {
             let declared = &items[&attributes["declaredType"]];
-            let start = &attributes["start"];
+            let start: i64 = attributes["start"].parse().unwrap();
             assert!(
-                declared.contains(start),
+                declared.contains_key(&start),
                 "{version}: start {start} of {} is not an item of {}",
                 attributes["name"],
                 attributes["declaredType"]
             );
+            if version == "fmi2" {
+                // The range and the items as the FMI 2 Integer states them.
+                let range = (declared.keys().min().unwrap().to_string(), declared.keys().max().unwrap().to_string());
+                assert_eq!((attributes["min"].clone(), attributes["max"].clone()), range, "{}", attributes["name"]);
+                let listed: Vec<String> = declared.iter().map(|(value, name)| format!("{value} = {name}")).collect();
+                let description = &attributes["description"];
+                assert!(description.contains(&listed.join(", ")), "{}: {description}", attributes["name"]);
+                let simple = all.iter().position(|e| e.name() == "SimpleType" && e.attribute("name") == Some(attributes["declaredType"].as_str()));
+                let simple = simple.unwrap_or_else(|| panic!("no SimpleType {}", attributes["declaredType"]));
+                assert_eq!(all[simple + 1].name(), "Integer");
+                assert_eq!((all[simple + 1].attribute("min"), all[simple + 1].attribute("max")), (Some(range.0.as_str()), Some(range.1.as_str())));
+            }
         }
     }
 }

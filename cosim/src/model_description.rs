@@ -202,25 +202,48 @@ fn child<'a, 'input>(node: roxmltree::Node<'a, 'input>, name: &str) -> Option<ro
     node.children().find(|n| n.has_tag_name(name))
 }
 
-/// Enumeration type definitions: type name -> item name -> value.
+/// The `<Tool name>` under which fmi_export's FMI 2.0 model descriptions annotate their Integer
+/// enumerations with the items by name.
+const ENUMERATION_ANNOTATION_TOOL: &str = "fmi_export";
+
+/// Enumeration types: type name -> item name -> value. FMI 2.0 Enumeration SimpleTypes, and the
+/// enumeration types that an fmi_export FMU (ContactForce, RigidBody) declares in its
+/// VendorAnnotations (`<Tool name="fmi_export"><Enumerations><EnumerationType>`) for variables
+/// that it declares as Integer, so that libcosim can set them (ARCHITECTURE.md, Decisions).
 fn type_definitions(root: roxmltree::Node) -> Result<HashMap<String, BTreeMap<String, i32>>, String> {
     let mut enumerations = HashMap::new();
-    let Some(definitions) = child(root, "TypeDefinitions") else { return Ok(enumerations) };
-    for simple in definitions.children().filter(|n| n.has_tag_name("SimpleType")) {
-        let Some(enumeration) = child(simple, "Enumeration") else { continue };
-        let name = simple.attribute("name").ok_or("a <SimpleType> has no name")?;
-        let mut items = BTreeMap::new();
-        for item in enumeration.children().filter(|n| n.has_tag_name("Item")) {
-            let item_name = item.attribute("name").ok_or(format!("an item of {name} has no name"))?;
-            let value = item
-                .attribute("value")
-                .and_then(|v| v.parse().ok())
-                .ok_or(format!("item {item_name} of {name} has no integer value"))?;
-            items.insert(item_name.to_string(), value);
+    if let Some(definitions) = child(root, "TypeDefinitions") {
+        for simple in definitions.children().filter(|n| n.has_tag_name("SimpleType")) {
+            let Some(enumeration) = child(simple, "Enumeration") else { continue };
+            let name = simple.attribute("name").ok_or("a <SimpleType> has no name")?;
+            enumerations.insert(name.to_string(), items(name, enumeration)?);
         }
-        enumerations.insert(name.to_string(), items);
+    }
+    let annotated = child(root, "VendorAnnotations")
+        .into_iter()
+        .flat_map(|a| a.children().filter(|n| n.has_tag_name("Tool") && n.attribute("name") == Some(ENUMERATION_ANNOTATION_TOOL)))
+        .filter_map(|tool| child(tool, "Enumerations"));
+    for list in annotated {
+        for ty in list.children().filter(|n| n.has_tag_name("EnumerationType")) {
+            let name = ty.attribute("name").ok_or("an annotated <EnumerationType> has no name")?;
+            enumerations.insert(name.to_string(), items(name, ty)?);
+        }
     }
     Ok(enumerations)
+}
+
+/// The `<Item name value>` children of an enumeration type: item name -> value.
+fn items(name: &str, node: roxmltree::Node) -> Result<BTreeMap<String, i32>, String> {
+    let mut items = BTreeMap::new();
+    for item in node.children().filter(|n| n.has_tag_name("Item")) {
+        let item_name = item.attribute("name").ok_or(format!("an item of {name} has no name"))?;
+        let value = item
+            .attribute("value")
+            .and_then(|v| v.parse().ok())
+            .ok_or(format!("item {item_name} of {name} has no integer value"))?;
+        items.insert(item_name.to_string(), value);
+    }
+    Ok(items)
 }
 
 fn variable(node: roxmltree::Node, enumerations: &HashMap<String, BTreeMap<String, i32>>) -> Result<Variable, String> {
@@ -238,7 +261,11 @@ fn variable(node: roxmltree::Node, enumerations: &HashMap<String, BTreeMap<Strin
         .ok_or(format!("variable {name} has no type element"))?;
     let var_type = match type_node.tag_name().name() {
         "Real" => VarType::Real,
-        "Integer" => VarType::Integer,
+        // An Integer whose declared type is an annotated enumeration takes its items by name.
+        "Integer" => match type_node.attribute("declaredType").and_then(|t| enumerations.get(t).map(|items| (t, items))) {
+            Some((declared_type, items)) => VarType::Enumeration { declared_type: declared_type.to_string(), items: items.clone() },
+            None => VarType::Integer,
+        },
         "Boolean" => VarType::Boolean,
         "String" => VarType::String,
         "Enumeration" => {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use cosim::fmu::Value;
-use cosim::model_description::{BaseType, ModelDescription};
+use cosim::model_description::{BaseType, ModelDescription, VarType};
 use cosim::plan::{resolve, Plan, Signal};
 use cosim::Scenario;
 
@@ -54,6 +54,11 @@ fn model_description_gives_references_types_and_feedthrough() {
     assert_eq!(description.variable("contact.points").unwrap().var_type.base(), BaseType::Integer);
     assert_eq!(description.variable("geometry_a.file").unwrap().var_type.base(), BaseType::String);
     assert_eq!(description.variable("normal.law").unwrap().var_type.base(), BaseType::Integer);
+    // An Integer in FMI 2 (so that libcosim sets it), an enumeration by its annotated items here.
+    let VarType::Enumeration { declared_type, items } = &description.variable("normal.law").unwrap().var_type else {
+        panic!("normal.law should be read as an enumeration")
+    };
+    assert_eq!((declared_type.as_str(), items.get("HuntCrossley")), ("NormalLaw", Some(&3)));
     assert!(description.has_feedthrough(), "the forces depend on the poses and twists");
 }
 

@@ -73,8 +73,12 @@ def enumeration_item(fmu: bytes, variable: str, item: str) -> int:
 
     with zipfile.ZipFile(io.BytesIO(fmu)) as archive:
         root = etree.fromstring(archive.read("modelDescription.xml"))
-    declared = root.find(f".//ScalarVariable[@name='{variable}']/Enumeration").get("declaredType")
-    items = root.findall(f".//TypeDefinitions/SimpleType[@name='{declared}']/Enumeration/Item")
+    # FMI 2: an Integer whose declared type's items are in the VendorAnnotations of the tool
+    # fmi_export (libcosim ignores FMI 2 Enumeration variables; ARCHITECTURE.md, Decisions); an
+    # FMI 2 Enumeration of another FMU has them in its SimpleType.
+    declared = root.find(f".//ScalarVariable[@name='{variable}']/*").get("declaredType")
+    items = root.findall(f".//VendorAnnotations/Tool[@name='fmi_export']/Enumerations/EnumerationType[@name='{declared}']/Item")
+    items = items or root.findall(f".//TypeDefinitions/SimpleType[@name='{declared}']/Enumeration/Item")
     names = {i.get("name"): int(i.get("value")) for i in items}
     if item not in names:
         raise SystemExit(f"{variable}: {item!r} is not an item of {declared} ({', '.join(names)})")

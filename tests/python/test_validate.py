@@ -13,6 +13,7 @@ import pytest
 from fmpy.validation import validate_fmu
 
 import reference as ref
+from enumerations import enumeration_variables
 
 FLOAT_TYPES = {"Real", "Float64"}
 
@@ -125,8 +126,17 @@ def test_model_description(fmu_path):
         assert variables[name].causality == "parameter", f"{name} has causality {variables[name].causality}"
     for name, items in ENUMERATIONS.items():
         v = variables[name]
-        assert v.type == "Enumeration"
-        assert [(i.name, int(i.value)) for i in v.declaredType.items] == [(n, k + 1) for k, n in enumerate(items)]
+        expected = [(n, k + 1) for k, n in enumerate(items)]
+        if md.fmiVersion == "3.0":
+            assert v.type == "Enumeration"
+            assert [(i.name, int(i.value)) for i in v.declaredType.items] == expected
+        else:
+            # FMI 2: an Integer (libcosim ignores Enumeration variables) with the items' range,
+            # the items listed in its description, and by name in the fmi_export annotation.
+            assert v.type == "Integer", f"{name} is {v.type}"
+            assert (int(v.min), int(v.max)) == (1, len(items))
+            assert ", ".join(f"{k} = {n}" for n, k in expected) in v.description
+            assert list(enumeration_variables(fmu_path)[name].items()) == expected
 
 
 @pytest.mark.parametrize("name", ["normal.stiffness", "geometry_b.radius", "friction.mu_dynamic"])

@@ -6,7 +6,7 @@
 //!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
 //!   use), each checked for its exports, glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy),
+//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy, libcosim),
 //!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and

@@ -19,9 +19,15 @@
 //!   Enumerations are written as `ssv:Integer` item numbers (FMI 2 enumerations are Integer-valued;
 //!   FMPy converts the value with `int()`);
 //! - `ssd:DefaultExperiment` with the start and stop time; the communication step in OMSimulator's
-//!   vendor annotation (`oms:FixedStepMaster stepSize`), since SSP 1.0 has no standard element for
-//!   it and OMSimulator needs that annotation to make the system a co-simulation (weakly coupled)
-//!   system.
+//!   vendor annotation, since SSP 1.0 has no standard element for it, in the two forms that
+//!   OMSimulator's importers read (docs/src/importers-notes.md): the system's
+//!   `oms:SimulationInformation name="fixed_step" method="oms_ma" fixedStepSize="..."` (a named
+//!   solver of OMSimulator 3's Python SSD import, `utils.parseSimulationInformation`: every
+//!   attribute is a solver setting) assigned to each component by its own `oms:SimulationInformation
+//!   name="fixed_step"` (a component without one gets OMSimulator's default `oms_ma` at 1 ms), and
+//!   inside it the `oms:FixedStepMaster stepSize` child that the C++ importer of OMSimulator 2
+//!   (`SystemWC::importFromSSD_SimulationInformation`) reads and that makes the system a
+//!   co-simulation (weakly coupled) system there.
 //!
 //! A tabulated (time-varying) input has no SSP 1.0 form: such a scenario is skipped with a message
 //! naming it when every scenario is exported, and refused when it is named on the command line.
@@ -44,6 +50,10 @@ const SSD_NAMESPACES: &str = concat!(
     r#"xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" "#,
     r#"xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd""#,
 );
+
+/// The name of the fixed-step solver that the system declares and every component uses
+/// (OMSimulator's named solvers).
+const OMS_SOLVER: &str = "fixed_step";
 
 /// Where the archives go (target/ssp).
 pub fn output_dir() -> PathBuf {
@@ -274,6 +284,10 @@ pub fn system_structure(
             xml.push_str("                </ssv:Parameters>\n              </ssv:ParameterSet>\n");
             xml.push_str("            </ssd:ParameterValues>\n          </ssd:ParameterBinding>\n        </ssd:ParameterBindings>\n");
         }
+        // The solver of the system's annotation, by name (see the module documentation).
+        xml.push_str("        <ssd:Annotations>\n          <ssc:Annotation type=\"org.openmodelica\">\n            <oms:Annotations>\n");
+        xml.push_str(&format!("              <oms:SimulationInformation name=\"{OMS_SOLVER}\"/>\n"));
+        xml.push_str("            </oms:Annotations>\n          </ssc:Annotation>\n        </ssd:Annotations>\n");
         xml.push_str("      </ssd:Component>\n");
     }
     xml.push_str("    </ssd:Elements>\n");
@@ -291,10 +305,10 @@ pub fn system_structure(
         xml.push_str("    </ssd:Connections>\n");
     }
     xml.push_str("    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations>\n");
-    xml.push_str("          <oms:SimulationInformation>\n");
+    let step = real(scenario.step).map_err(Refusal::Failed)?;
+    xml.push_str(&format!("          <oms:SimulationInformation name=\"{OMS_SOLVER}\" method=\"oms_ma\" fixedStepSize=\"{step}\">\n"));
     xml.push_str(&format!(
-        "            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{}\" absoluteTolerance=\"1e-4\" relativeTolerance=\"1e-4\"/>\n",
-        real(scenario.step).map_err(Refusal::Failed)?
+        "            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{step}\" absoluteTolerance=\"1e-4\" relativeTolerance=\"1e-4\"/>\n"
     ));
     xml.push_str("          </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n    </ssd:Annotations>\n");
     xml.push_str("  </ssd:System>\n");
@@ -501,6 +515,11 @@ to = "ball.f_0"
         let ssd = drop_ssd();
         assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5"/>"#));
         assert!(ssd.contains(r#"<oms:FixedStepMaster description="oms-ma" stepSize="0.0001""#));
+        // OMSimulator 3: a named fixed-step solver with the step, and every component using it.
+        assert!(ssd.contains(r#"<oms:SimulationInformation name="fixed_step" method="oms_ma" fixedStepSize="0.0001">"#));
+        let components = ssd.matches("<ssd:Component ").count();
+        assert!(components >= 2);
+        assert_eq!(ssd.matches(r#"<oms:SimulationInformation name="fixed_step"/>"#).count(), components);
     }
 
     #[test]

@@ -25,6 +25,10 @@ use crate::table::{format_real, Causality, EnumerationType, Role, Scalar, ValueT
 
 pub const GENERATION_TOOL: &str = "fmi_export (cargo xtask codegen)";
 
+/// The `<Tool name>` of the FMI 2.0 VendorAnnotations that keep the enumeration items by name
+/// (see [`fmi2_enumeration_annotation`]).
+pub const ENUMERATION_ANNOTATION_TOOL: &str = "fmi_export";
+
 /// A unit with its SI base-unit exponents (kg, m, s, rad); `None` for units with fractional
 /// exponents, which FMI's integer BaseUnit cannot express (they are declared by name only).
 struct UnitDefinition {
@@ -176,6 +180,30 @@ fn enumeration_items(xml: &mut Xml, ty: &EnumerationType) {
     }
 }
 
+/// The smallest and largest item value of an enumeration type: the `min` and `max` of its FMI 2.0
+/// Integer form.
+pub fn item_range(ty: &EnumerationType) -> (i64, i64) {
+    let values = ty.items.iter().map(|(value, _, _)| *value);
+    (values.clone().min().expect("an enumeration has items"), values.max().expect("an enumeration has items"))
+}
+
+/// `1 = Point, 2 = Sphere, ...`: the items of an enumeration as a description lists them.
+pub fn item_list(ty: &EnumerationType) -> String {
+    ty.items.iter().map(|(value, name, _)| format!("{value} = {name}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The description of an enumeration variable in FMI 2.0, where it is an Integer: its own
+/// description, then its type and items (`Normal force law (NormalLaw: 1 = LinearSpringDamper,
+/// ...)`), so that a tool that shows only descriptions still shows what each number means.
+pub fn fmi2_enumeration_description(description: &str, ty: &EnumerationType) -> String {
+    format!("{description} ({}: {})", ty.name, item_list(ty))
+}
+
+/// TypeDefinitions. FMI 3.0: an EnumerationType per enumeration. FMI 2.0: a SimpleType per
+/// enumeration of Integer form (min and max the item range; the variables' descriptions list the items),
+/// because libcosim, and through it every OSP tool, ignores FMI 2.0 Enumeration variables and
+/// could not set them (ARCHITECTURE.md, Decisions); the items by name are in the
+/// VendorAnnotations (see [`fmi2_enumeration_annotation`]).
 fn type_definitions<M: FmuModel>(xml: &mut Xml, version: Version) {
     // The schemas forbid an empty TypeDefinitions element.
     if M::table().enumerations().is_empty() {
@@ -183,23 +211,44 @@ fn type_definitions<M: FmuModel>(xml: &mut Xml, version: Version) {
     }
     xml.open("TypeDefinitions", &[]);
     for ty in M::table().enumerations() {
-        let head = attributes(&[("name", ty.name), ("description", ty.description)]);
         match version {
             Version::Fmi2 => {
-                xml.open("SimpleType", &head);
-                xml.open("Enumeration", &[]);
-                enumeration_items(xml, ty);
-                xml.close("Enumeration");
+                xml.open("SimpleType", &attributes(&[("name", ty.name), ("description", ty.description)]));
+                let (min, max) = item_range(ty);
+                xml.empty("Integer", &[("min", min.to_string()), ("max", max.to_string())]);
                 xml.close("SimpleType");
             }
             Version::Fmi3 => {
-                xml.open("EnumerationType", &head);
+                xml.open("EnumerationType", &attributes(&[("name", ty.name), ("description", ty.description)]));
                 enumeration_items(xml, ty);
                 xml.close("EnumerationType");
             }
         }
     }
     xml.close("TypeDefinitions");
+}
+
+/// FMI 2.0 VendorAnnotations: the enumeration types with their items, in the form of FMI 3.0's
+/// TypeDefinitions (`<EnumerationType name description><Item name value description/>...`), under
+/// `<Tool name="fmi_export"><Enumerations>` (the schema allows one element in a Tool). An
+/// Integer variable whose declaredType names one of them takes its items by name: the cosim
+/// master reads them so that scenarios name items; any other tool ignores them (the standard's
+/// rule for annotations of another tool) and sees an Integer with a range.
+fn fmi2_enumeration_annotation<M: FmuModel>(xml: &mut Xml) {
+    if M::table().enumerations().is_empty() {
+        return;
+    }
+    xml.open("VendorAnnotations", &[]);
+    xml.open("Tool", &[("name", ENUMERATION_ANNOTATION_TOOL.to_string())]);
+    xml.open("Enumerations", &[]);
+    for ty in M::table().enumerations() {
+        xml.open("EnumerationType", &attributes(&[("name", ty.name), ("description", ty.description)]));
+        enumeration_items(xml, ty);
+        xml.close("EnumerationType");
+    }
+    xml.close("Enumerations");
+    xml.close("Tool");
+    xml.close("VendorAnnotations");
 }
 
 fn log_categories(xml: &mut Xml) {
@@ -219,12 +268,16 @@ fn default_experiment<M: FmuModel>(xml: &mut Xml) {
 /// name, valueReference, description, causality and variability of a scalar. No `initial`
 /// attribute anywhere: the defaults are what this FMU means (parameters exact, inputs exact,
 /// outputs calculated, none for time), and FMI 2.0 forbids `initial` on inputs and time.
-fn common_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
+fn common_attributes<M: FmuModel>(s: &Scalar<M>, version: Version) -> Attributes<'static> {
     let v = s.variable;
+    let description = match (v.ty, version) {
+        (ValueType::Enumeration(ty), Version::Fmi2) => fmi2_enumeration_description(v.description, ty),
+        _ => v.description.to_string(),
+    };
     let mut attributes = vec![
         ("name", s.name.clone()),
         ("valueReference", s.vr.to_string()),
-        ("description", v.description.to_string()),
+        ("description", description),
         ("causality", v.causality.as_str().to_string()),
         ("variability", v.variability.as_str().to_string()),
     ];
@@ -269,8 +322,9 @@ fn initial_unknowns<M: FmuModel>() -> Vec<(usize, &'static Scalar<M>)> {
     unknowns
 }
 
-/// The type-specific attributes (declaredType, unit, min, max, start) in schema order.
-fn type_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
+/// The type-specific attributes (declaredType, unit, min, max, start) in schema order; an FMI 2.0
+/// enumeration, an Integer there, states its item range as min and max.
+fn type_attributes<M: FmuModel>(s: &Scalar<M>, version: Version) -> Attributes<'static> {
     let mut out = Attributes::new();
     match s.variable.ty {
         ValueType::Float64 { unit, min, max } => {
@@ -278,7 +332,14 @@ fn type_attributes<M: FmuModel>(s: &Scalar<M>) -> Attributes<'static> {
             out.extend(min.map(|min| ("min", format_real(min))));
             out.extend(max.map(|max| ("max", format_real(max))));
         }
-        ValueType::Enumeration(ty) => out.push(("declaredType", ty.name.to_string())),
+        ValueType::Enumeration(ty) => {
+            out.push(("declaredType", ty.name.to_string()));
+            if version == Version::Fmi2 {
+                let (min, max) = item_range(ty);
+                out.push(("min", min.to_string()));
+                out.push(("max", max.to_string()));
+            }
+        }
         ValueType::Int32 | ValueType::Boolean | ValueType::String => {}
     }
     out.extend(M::table().start_value(s).map(|start| ("start", start)));
@@ -362,18 +423,19 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
     type_definitions::<M>(&mut xml, Version::Fmi2);
     log_categories(&mut xml);
     default_experiment::<M>(&mut xml);
+    fmi2_enumeration_annotation::<M>(&mut xml);
 
     xml.open("ModelVariables", &[]);
     for s in M::table().scalars() {
-        xml.open("ScalarVariable", &common_attributes::<M>(s));
+        xml.open("ScalarVariable", &common_attributes::<M>(s, Version::Fmi2));
         let element = match s.variable.ty {
             ValueType::Float64 { .. } => "Real",
-            ValueType::Int32 => "Integer",
+            // Enumerations too: see type_definitions.
+            ValueType::Int32 | ValueType::Enumeration(_) => "Integer",
             ValueType::Boolean => "Boolean",
             ValueType::String => "String",
-            ValueType::Enumeration(_) => "Enumeration",
         };
-        let mut typed = type_attributes::<M>(s);
+        let mut typed = type_attributes::<M>(s, Version::Fmi2);
         typed.extend(derivative_attribute::<M>(s, Version::Fmi2));
         xml.empty(element, &typed);
         xml.close("ScalarVariable");
@@ -456,7 +518,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
 
     xml.open("ModelVariables", &[]);
     for s in M::table().scalars() {
-        let mut attributes = common_attributes::<M>(s);
+        let mut attributes = common_attributes::<M>(s, Version::Fmi3);
         match s.variable.ty {
             ValueType::String => {
                 // FMI 3.0 gives String start values as child elements.
@@ -467,7 +529,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
                 xml.close("String");
             }
             ty => {
-                attributes.extend(type_attributes::<M>(s));
+                attributes.extend(type_attributes::<M>(s, Version::Fmi3));
                 attributes.extend(derivative_attribute::<M>(s, Version::Fmi3));
                 let element = match ty {
                     ValueType::Float64 { .. } => "Float64",
@@ -516,7 +578,7 @@ fn type_name(ty: &ValueType, fmi_version: &str) -> &'static str {
     let fmi2 = fmi_version.starts_with('2');
     match ty {
         ValueType::Float64 { .. } if fmi2 => "Real",
-        ValueType::Int32 if fmi2 => "Integer",
+        ValueType::Int32 | ValueType::Enumeration(_) if fmi2 => "Integer",
         _ => ty.type_name(),
     }
 }
