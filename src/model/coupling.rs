@@ -272,11 +272,24 @@ impl Model {
             motion[k] = under_held(&reported_now[k], &setup.mass[k], &applied[k], &self.coupling.external[k], step);
             predicted[k] = motion[k].to_frame(&setup.mass[k]);
         }
+        // The drift grows by what the held wrench moves a body more than the block's own
+        // integration does over the step, each from its own start. (In Gauss-Seidel order the
+        // run started from the reported bodies less the drift, and this is simply the end's
+        // difference; in Jacobi order it started from the prediction, and where the bodies were
+        // reported instead is not drift: the block's world follows them.)
         let mut drift = self.coupling.drift;
         for k in 0..2 {
             if setup.mass[k].is_movable() {
-                let own = &run.end.motion[k];
-                drift[k] = Drift { r: motion[k].c - own.c, q: Rotation::new_normalize((motion[k].q * own.q.inverse()).into_inner()) };
+                let (own_start, own_end) = (Motion::from_frame(&run.start[k], &setup.mass[k]), &run.end.motion[k]);
+                let body_start = Motion::from_frame(&reported_now[k], &setup.mass[k]);
+                let moved = motion[k].c - body_start.c;
+                let own_moved = own_end.c - own_start.c;
+                let turned = motion[k].q * body_start.q.inverse();
+                let own_turned = own_end.q * own_start.q.inverse();
+                drift[k] = Drift {
+                    r: drift[k].r + moved - own_moved,
+                    q: Rotation::new_normalize((turned * drift[k].q * own_turned.inverse()).into_inner()),
+                };
             }
         }
         if run.apart_at_end && drift != self.coupling.drift_cleared(&drift, &setup) {
