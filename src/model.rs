@@ -218,11 +218,12 @@ impl Model {
     pub fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
         if let Some(setup) = self.build_block().map_err(ModelError::Parameter)?.step_average_setup() {
             let setup = *setup;
-            let (saved, states) = (self.coupling.clone(), self.states.clone());
+            // do_step_average changes the point states and the drift only once nothing can fail;
+            // before that it may update the other forces' estimate, which a failed step undoes.
+            let saved = self.coupling.checkpoint();
             let result = self.do_step_average(setup, step);
             if result.is_err() {
-                self.coupling = saved;
-                self.states = states;
+                self.coupling.restore(saved);
                 self.outputs_valid = false;
             }
             return result;

@@ -111,7 +111,24 @@ fn under_held(start: &BodyState, mass: &MassProperties, wrench: &Wrench, ext: &E
     m.under_held(mass, &wrench.0, &t_c, ext, h, if mass.rotates() { 8 } else { 1 })
 }
 
+/// What a failed DoStep restores ([`Coupling::checkpoint`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoint {
+    external: [External; 2],
+    record: Option<StepRecord>,
+}
+
 impl Coupling {
+    /// The parts a DoStep may change before it can still fail.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint { external: self.external, record: self.record }
+    }
+
+    pub fn restore(&mut self, saved: Checkpoint) {
+        self.external = saved.external;
+        self.record = saved.record;
+    }
+
     /// An input was set.
     pub fn inputs_set(&mut self) {
         self.fresh = true;
@@ -275,17 +292,19 @@ impl Model {
         // The drift grows by what the held wrench moves a body more than the block's own
         // integration does over the step, each from its own start. (In Gauss-Seidel order the
         // run started from the reported bodies less the drift, and this is simply the end's
-        // difference; in Jacobi order it started from the prediction, and where the bodies were
-        // reported instead is not drift: the block's world follows them.)
+        // difference; in Jacobi order it started from the prediction, and where and how fast the
+        // bodies were reported instead is not drift: the block's world follows them.)
         let mut drift = self.coupling.drift;
         for k in 0..2 {
             if setup.mass[k].is_movable() {
                 let (own_start, own_end) = (Motion::from_frame(&run.start[k], &setup.mass[k]), &run.end.motion[k]);
                 let body_start = Motion::from_frame(&reported_now[k], &setup.mass[k]);
-                let moved = motion[k].c - body_start.c;
-                let own_moved = own_end.c - own_start.c;
+                // Each displacement less what its start velocity alone gives, so that a start
+                // velocity other than the predicted one (Jacobi) is not taken for drift either.
+                let moved = motion[k].c - body_start.c - body_start.v_c * step;
+                let own_moved = own_end.c - own_start.c - own_start.v_c * step;
                 let turned = motion[k].q * body_start.q.inverse();
-                let own_turned = own_end.q * own_start.q.inverse();
+                let own_turned = Rotation::from_scaled_axis((body_start.w - own_start.w) * step) * own_end.q * own_start.q.inverse();
                 drift[k] = Drift {
                     r: drift[k].r + moved - own_moved,
                     q: Rotation::new_normalize((turned * drift[k].q * own_turned.inverse()).into_inner()),
