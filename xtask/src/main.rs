@@ -6,7 +6,8 @@
 //!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
 //!   use), each checked for its exports, glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy),
+//! - `test`: the whole test suite: codegen check, cargo tests, cargo doc without warnings, FMUs,
+//!   SSPs, the Python tests (FMPy),
 //!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py (FMPy).
@@ -45,7 +46,8 @@ commands:
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
-  test               codegen --check, cargo test --workspace, fmu, ssp, the Python tests, then
+  test               codegen --check, cargo test --workspace, cargo doc (warnings are errors),
+                     fmu, ssp, the Python tests, then
                      valgrind (memcheck) over a C importer driving every FMU binary
   valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
@@ -138,17 +140,22 @@ fn test() -> Result {
     let root = root();
     step("(a) cargo xtask codegen --check", codegen::check)?;
     step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
-    step("(c) cargo xtask fmu", fmu::build)?;
-    step("(d) cargo xtask ssp", || ssp::build(&[]))?;
-    let python = step("(e) Python virtual environment", python::ensure_venv)?;
-    step("(f) pytest tests/python", || {
+    // Warnings are errors here so that a broken intra-doc link or an unescaped unit in brackets
+    // fails the suite instead of piling up unseen.
+    step("(c) cargo doc --no-deps --workspace (RUSTDOCFLAGS=-Dwarnings)", || {
+        run(cargo().args(["doc", "--no-deps", "--workspace"]).env("RUSTDOCFLAGS", "-Dwarnings").current_dir(&root))
+    })?;
+    step("(d) cargo xtask fmu", fmu::build)?;
+    step("(e) cargo xtask ssp", || ssp::build(&[]))?;
+    let python = step("(f) Python virtual environment", python::ensure_venv)?;
+    step("(g) pytest tests/python", || {
         run(Command::new(&python)
             .args(["-m", "pytest", "-q", "tests/python"])
             .env("CONTACTFORCE_FMU_DIR", fmu::output_dir())
             .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
-    step("(g) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
+    step("(h) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
     println!("xtask test: every step passed");
     Ok(())
 }
