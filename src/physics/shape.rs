@@ -1,5 +1,10 @@
 //! The shapes a contact geometry can take, each in its own geometry frame.
 
+// The items' doc comments are also their descriptions in the model descriptions, which show
+// `size[1]` verbatim; rustdoc would read `[1]` as a link, and escaping it would put backslashes
+// into the XML.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::sync::Arc;
 
 use super::enums::stable_enum;
@@ -15,17 +20,17 @@ stable_enum! {
         Point = 1,
         /// Sphere of the given radius centred at the origin.
         Sphere = 2,
-        /// Box with full extents size\[1\] x size\[2\] x size\[3\], centred at the origin.
+        /// Box with full extents size[1] x size[2] x size[3], centred at the origin.
         Box = 3,
         /// Solid cylinder of the given radius and length along the local z axis, centred.
         Cylinder = 4,
         /// Capsule: segment of the given length along local z, swept by a sphere of the radius.
         Capsule = 5,
-        /// Ellipsoid with semi-axes size\[1\], size\[2\], size\[3\].
+        /// Ellipsoid with semi-axes size[1], size[2], size[3].
         Ellipsoid = 6,
         /// Flat disk of the given radius in the local xy plane, normal +z.
         Disk = 7,
-        /// Flat rectangle size\[1\] x size\[2\] in the local xy plane, normal +z.
+        /// Flat rectangle size[1] x size[2] in the local xy plane, normal +z.
         Rectangle = 8,
         /// Infinite half-space z <= 0 with outward normal +z.
         Plane = 9,
