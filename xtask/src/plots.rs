@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 use contact_force::block::Parameters;
 use contact_force::physics::friction::{FrictionLaw, FrictionLawKind, TangentialState};
-use contact_force::physics::math::Vec3;
+use contact_force::physics::geometry::{ContactPoint, GeometryPair};
+use contact_force::physics::math::{rotation_from_wxyz, Pose, Vec3};
+use contact_force::physics::shape::{Shape, ShapeKind};
 use contact_force::physics::normal::{NormalLaw, NormalLawKind};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -225,13 +227,185 @@ pub fn write_png(plot: &Plot, path: &Path) -> Result {
     root.present().map_err(|e| failed(&e))
 }
 
-/// Writes every law's plot into `dir` as `<stem>.png`; returns the files written.
+// ---------------------------------------------------------------------------------------------
+// The pairs' pictures: where the contact points of a pair are, as `GeometryPair::contacts` (what
+// `Block::evaluate` calls) finds them, in a side view and a top view of the two shapes.
+
+
+/// One scene: the pair, B's pose (A sits at the origin), and what the page says about it.
+pub struct PairScene {
+    pub stem: &'static str,
+    pub title: &'static str,
+    pub shape_a: ShapeKind,
+    pub shape_b: ShapeKind,
+    /// B's position [m] and its rotation as an angle [rad] about an axis.
+    pub position: [f64; 3],
+    pub angle: f64,
+    pub axis: [f64; 3],
+}
+
+/// The scenes of docs/src/pairs.md. Sizes: spheres, cylinders and capsules of radius 0.1 m,
+/// cylinders and capsules 0.3 m long, boxes of 0.2 x 0.2 x 0.1 m (A's box for box-box
+/// 0.6 x 0.6 x 0.1 m); each B placed so that it sinks 0.5 to 1 mm into A.
+pub const PAIR_SCENES: [PairScene; 6] = [
+    PairScene { stem: "pair_sphere_plane", title: "Sphere on a plane", shape_a: ShapeKind::Plane, shape_b: ShapeKind::Sphere, position: [0.0, 0.0, 0.099], angle: 0.0, axis: [0.0, 0.0, 1.0] },
+    PairScene { stem: "pair_box_plane_flat", title: "Box resting flat on a plane", shape_a: ShapeKind::Plane, shape_b: ShapeKind::Box, position: [0.0, 0.0, 0.049], angle: 0.0, axis: [0.0, 0.0, 1.0] },
+    PairScene { stem: "pair_box_plane_edge", title: "Box on an edge (tilted 20 deg about y)", shape_a: ShapeKind::Plane, shape_b: ShapeKind::Box, position: [0.0, 0.0, 0.0807], angle: 0.349_065_850_398_865_9, axis: [0.0, 1.0, 0.0] },
+    PairScene { stem: "pair_cylinder_plane", title: "Standing cylinder tilted 10 deg about x", shape_a: ShapeKind::Plane, shape_b: ShapeKind::Cylinder, position: [0.0, 0.0, 0.1646], angle: 0.174_532_925_199_432_95, axis: [1.0, 0.0, 0.0] },
+    PairScene { stem: "pair_capsule_plane", title: "Capsule lying on a plane", shape_a: ShapeKind::Plane, shape_b: ShapeKind::Capsule, position: [0.0, 0.0, 0.099], angle: std::f64::consts::FRAC_PI_2, axis: [0.0, 1.0, 0.0] },
+    PairScene { stem: "pair_box_box", title: "Box on a box, turned 30 deg about z", shape_a: ShapeKind::Box, shape_b: ShapeKind::Box, position: [0.05, 0.0, 0.099], angle: 0.523_598_775_598_298_8, axis: [0.0, 0.0, 1.0] },
+];
+
+/// The block's parameters for a scene's shapes (`geometry_X.*`), validated into its pair.
+fn scene_pair(scene: &PairScene) -> GeometryPair {
+    let mut p = Parameters::default();
+    for (g, kind, big) in [(&mut p.geometry_a, scene.shape_a, true), (&mut p.geometry_b, scene.shape_b, false)] {
+        g.shape = kind.value();
+        g.radius = 0.1;
+        g.length = 0.3;
+        g.size = if big && scene.shape_b == ShapeKind::Box { [0.6, 0.6, 0.1] } else { [0.2, 0.2, 0.1] };
+    }
+    p.validate(None).expect("the scenes' parameters are valid").0.pair
+}
+
+fn scene_pose_b(scene: &PairScene) -> Pose {
+    let (half, [x, y, z]) = (scene.angle / 2.0, scene.axis);
+    let norm = (x * x + y * y + z * z).sqrt();
+    let q = [half.cos(), half.sin() * x / norm, half.sin() * y / norm, half.sin() * z / norm];
+    Pose { r: Vec3::new(scene.position[0], scene.position[1], scene.position[2]), q: rotation_from_wxyz(&q).expect("a unit quaternion").0 }
+}
+
+/// The pair's contact points (candidates apart included) for the scene.
+pub fn scene_contacts(scene: &PairScene) -> Vec<ContactPoint> {
+    let pair = scene_pair(scene);
+    let mut out = Vec::new();
+    pair.contacts(&Pose::identity(), &scene_pose_b(scene), &mut out);
+    out
+}
+
+/// Points on a shape's surface whose projections outline it (in W).
+fn outline(shape: &Shape, pose: &Pose) -> Vec<Vec3> {
+    let ring = |radius: f64, z: f64| -> Vec<Vec3> {
+        (0..48).map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 48.0;
+            Vec3::new(radius * a.cos(), radius * a.sin(), z)
+        }).collect()
+    };
+    let local: Vec<Vec3> = match shape {
+        Shape::Sphere { radius } => [ring(*radius, 0.0), ring(*radius, 0.0).iter().map(|p| Vec3::new(p.x, 0.0, p.y)).collect(), ring(*radius, 0.0).iter().map(|p| Vec3::new(0.0, p.x, p.y)).collect()].concat(),
+        Shape::Box { half_extents: h } => {
+            (0..8).map(|k| Vec3::new(if k & 1 == 0 { -h.x } else { h.x }, if k & 2 == 0 { -h.y } else { h.y }, if k & 4 == 0 { -h.z } else { h.z })).collect()
+        }
+        Shape::Cylinder { radius, half_length } => [ring(*radius, -half_length), ring(*radius, *half_length)].concat(),
+        Shape::Capsule { radius, half_length } => {
+            let ball = |z: f64| -> Vec<Vec3> {
+                let mut points = ring(*radius, z);
+                points.extend(ring(*radius, 0.0).iter().map(|p| Vec3::new(p.x, 0.0, z + p.y)));
+                points.extend(ring(*radius, 0.0).iter().map(|p| Vec3::new(0.0, p.x, z + p.y)));
+                points
+            };
+            [ball(-half_length), ball(*half_length)].concat()
+        }
+        _ => Vec::new(),
+    };
+    local.iter().map(|p| pose.transform_point(p)).collect()
+}
+
+/// The convex hull of 2D points, counter-clockwise and closed (monotone chain).
+fn hull_2d(mut points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    points.sort_by(|a, b| a.partial_cmp(b).expect("finite coordinates"));
+    points.dedup();
+    if points.len() < 3 {
+        return points;
+    }
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let mut hull: Vec<(f64, f64)> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &(f64, f64)>> = if pass == 0 { Box::new(points.iter()) } else { Box::new(points.iter().rev()) };
+        for &p in iter {
+            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull.push(hull[0]);
+    hull
+}
+
+/// Draws a scene: side view (x, z) and top view (x, y), B's outline in blue, A's in black (a
+/// plane as the line z = 0), the points at B's witnesses: in contact filled red, candidates apart
+/// hollow grey.
+pub fn write_pair_png(scene: &PairScene, path: &Path) -> Result {
+    register_font()?;
+    let failed = |e: &dyn std::fmt::Display| format!("could not draw {}: {e}", path.display());
+    let pair = scene_pair(scene);
+    let contacts = scene_contacts(scene);
+    let (pose_a, pose_b) = (Pose::identity(), scene_pose_b(scene));
+    let (outline_a, outline_b) = (outline(pair.shape_a(), &pose_a), outline(pair.shape_b(), &pose_b));
+    let touching = contacts.iter().filter(|c| c.separation <= 0.0).count();
+    let root = BitMapBackend::new(path, (900, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| failed(&e))?;
+    let title = format!("{}: {} candidate points, {} in contact", scene.title, contacts.len(), touching);
+    let (top, body) = root.split_vertically(36);
+    top.titled(&title, (FONT, 19)).map_err(|e| failed(&e))?;
+    let views: [(&str, &str, fn(&Vec3) -> (f64, f64)); 2] = [("side view: x [m]", "z [m]", |p| (p.x, p.z)), ("top view: x [m]", "y [m]", |p| (p.x, p.y))];
+    for ((x_label, y_label, project), area) in views.into_iter().zip(body.split_evenly((1, 2))) {
+        let (lo, hi) = if scene.shape_a == ShapeKind::Plane && y_label == "z [m]" { (-0.1, 0.3) } else { (-0.2, 0.2) };
+        let (x0, x1) = if scene.shape_b == ShapeKind::Box && scene.shape_a == ShapeKind::Box { (-0.35, 0.35) } else { (-0.25, 0.25) };
+        let (lo, hi) = if scene.shape_a == ShapeKind::Box { if y_label == "z [m]" { (-0.1, 0.25) } else { (-0.35, 0.35) } } else { (lo, hi) };
+        let mut chart = ChartBuilder::on(&area)
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(50)
+            .build_cartesian_2d(x0..x1, lo..hi)
+            .map_err(|e| failed(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .label_style((FONT, 12))
+            .axis_desc_style((FONT, 13))
+            .light_line_style(WHITE)
+            .bold_line_style(RGBColor(230, 230, 230))
+            .draw()
+            .map_err(|e| failed(&e))?;
+        if matches!(pair.shape_a(), Shape::Plane) {
+            if y_label == "z [m]" {
+                chart.draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], BLACK.stroke_width(2))).map_err(|e| failed(&e))?;
+            }
+        } else {
+            let hull = hull_2d(outline_a.iter().map(project).collect());
+            chart.draw_series(LineSeries::new(hull, BLACK.stroke_width(2))).map_err(|e| failed(&e))?;
+        }
+        let hull = hull_2d(outline_b.iter().map(project).collect());
+        chart.draw_series(LineSeries::new(hull, COLORS[0].stroke_width(2))).map_err(|e| failed(&e))?;
+        for contact in &contacts {
+            // At B's witness (the corner, rim point, ...), where the point sits on the shape; the
+            // force acts midway between the two witnesses, which for a point apart is in the gap.
+            let at = project(&contact.p_b_w);
+            let style = if contact.separation <= 0.0 { COLORS[1].filled() } else { RGBColor(150, 150, 150).stroke_width(1) };
+            chart.draw_series(std::iter::once(Circle::new(at, 5, style))).map_err(|e| failed(&e))?;
+        }
+    }
+    root.present().map_err(|e| failed(&e))
+}
+
+/// Writes every law's plot and every pair scene into `dir` as `<stem>.png`; returns the files
+/// written.
 pub fn write_all(dir: &Path) -> Result<Vec<String>> {
     std::fs::create_dir_all(dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
     let mut written = Vec::new();
     for plot in law_plots() {
         let file = format!("{}.png", plot.stem);
         write_png(&plot, &dir.join(&file))?;
+        written.push(file);
+    }
+    for scene in &PAIR_SCENES {
+        let file = format!("{}.png", scene.stem);
+        write_pair_png(scene, &dir.join(&file))?;
         written.push(file);
     }
     Ok(written)
@@ -376,6 +550,23 @@ mod tests {
             let (_, last) = *plot.curves[curve].points.last().unwrap();
             close(last, p.mu_static, "ElasticCone slipping");
         }
+    }
+
+    #[test]
+    fn the_pair_pictures_show_the_points_in_contact_the_pages_describe() {
+        // docs/src/pairs.md describes each picture by how many of its points touch.
+        let touching = |stem: &str| {
+            let scene = PAIR_SCENES.iter().find(|s| s.stem == stem).unwrap();
+            scene_contacts(scene).iter().filter(|c| c.separation <= 0.0).count()
+        };
+        assert_eq!(touching("pair_sphere_plane"), 1);
+        assert_eq!(touching("pair_box_plane_flat"), 4);
+        assert_eq!(touching("pair_box_plane_edge"), 2);
+        assert_eq!(touching("pair_capsule_plane"), 2);
+        assert!(touching("pair_cylinder_plane") >= 1);
+        assert!(touching("pair_box_box") >= 3);
+        let closed = hull_2d(vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5)]);
+        assert_eq!(closed, [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]);
     }
 
     #[test]
