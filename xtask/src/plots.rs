@@ -40,12 +40,12 @@ pub struct Plot {
     pub curves: Vec<Curve>,
 }
 
-/// The depth rates of the normal laws' plots [m/s]: separating (< 0), at rest, approaching (> 0).
+/// The depth rates of the normal laws' plots (m/s): separating (< 0), at rest, approaching (> 0).
 pub const DEPTH_RATES: [f64; 5] = [-0.5, -0.2, 0.0, 0.2, 0.5];
 /// The depths of the normal laws' plots: 0 to 1 mm in 200 steps.
 pub const DEPTH_SAMPLES: usize = 201;
 pub const MAX_DEPTH: f64 = 1e-3;
-/// The approach speed the Restitution law is shown with, as if frozen at first touch [m/s].
+/// The approach speed the Restitution law is shown with, as if frozen at first touch (m/s).
 pub const RESTITUTION_ONSET_SPEED: f64 = 0.5;
 /// Slip speeds of the velocity-based friction laws: 0 to 30 mm/s in 300 steps.
 pub const SPEED_SAMPLES: usize = 301;
@@ -102,10 +102,10 @@ pub fn normal_plot(kind: NormalLawKind) -> Plot {
     }
 }
 
-/// The normal force of the stateful friction laws' plots [N] and the depth they act at [m].
+/// The normal force of the stateful friction laws' plots (N) and the depth they act at (m).
 pub const STATEFUL_NORMAL_FORCE: f64 = 10.0;
 pub const STATEFUL_DEPTH: f64 = 1e-4;
-/// Slip speeds of the stateful laws' plots [m/s] and their integration step [s].
+/// Slip speeds of the stateful laws' plots (m/s) and their integration step (s).
 pub const STATEFUL_SPEEDS: [f64; 2] = [1e-3, 1e-2];
 pub const STATEFUL_STEP: f64 = 1e-5;
 
@@ -238,7 +238,7 @@ pub struct PairScene {
     pub title: &'static str,
     pub shape_a: ShapeKind,
     pub shape_b: ShapeKind,
-    /// B's position [m] and its rotation as an angle [rad] about an axis.
+    /// B's position (m) and its rotation as an angle (rad) about an axis.
     pub position: [f64; 3],
     pub angle: f64,
     pub axis: [f64; 3],
