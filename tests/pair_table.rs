@@ -1,6 +1,6 @@
-//! The README's table of supported pairs says exactly what the pair registry does: every cell
-//! with a point count is a pair `GeometryPair::new` accepts, in both orders; every "—" cell is
-//! refused with a message naming both shapes.
+//! The table of supported pairs in the README and the guide (docs/src/pairs.md) says exactly
+//! what the pair registry does: every cell with a point count is a pair `GeometryPair::new`
+//! accepts, in both orders; every "—" cell is refused with a message naming both shapes.
 
 use std::sync::Arc;
 
