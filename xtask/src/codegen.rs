@@ -43,6 +43,6 @@ pub fn check() -> Result {
             return Err(format!("{path} is stale: run `cargo xtask codegen`"));
         }
     }
-    println!("every model description is up to date");
+    println!("every generated file (model descriptions, the guide's variable reference) is up to date");
     Ok(())
 }
