@@ -180,6 +180,17 @@ fn register_font() -> Result {
     }
 }
 
+/// Where the legend hides no curve: the normal forces rise to the right (upper left is free), a
+/// friction coefficient peaks on the left and then levels off (upper right), and the stateful
+/// laws' ratio rises and saturates (lower right).
+fn legend_position(plot: &Plot) -> SeriesLabelPosition {
+    match (plot.stem.starts_with("friction_"), plot.curves.len()) {
+        (false, _) => SeriesLabelPosition::UpperLeft,
+        (true, 1) => SeriesLabelPosition::MiddleRight,
+        (true, _) => SeriesLabelPosition::LowerRight,
+    }
+}
+
 /// Draws a plot as a 900 x 520 PNG.
 pub fn write_png(plot: &Plot, path: &Path) -> Result {
     register_font()?;
@@ -218,7 +229,7 @@ pub fn write_png(plot: &Plot, path: &Path) -> Result {
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend_position(plot))
         .label_font((FONT, 14))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(180, 180, 180))
