@@ -50,7 +50,7 @@ pub struct Model {
     pub parameters: Parameters,
     pub inputs: Inputs,
     pub outputs: Outputs,
-    /// Current time [s]: the end of the last step.
+    /// Current time \[s\]: the end of the last step.
     pub time: f64,
     /// Built from `parameters`; `None` until first needed and after any parameter change.
     block: Option<Block>,

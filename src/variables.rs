@@ -278,8 +278,26 @@ fn build_table() -> Vec<Variable<Model>> {
     }
     t.extend([
         V::enumeration("normal.law", 300, &NORMAL_LAW, "Normal force law", |m| &mut m.parameters.normal.law),
-        V::parameter("normal.stiffness", 301, "N/m", "Contact stiffness k (N/m^n for the laws with an exponent n)", normal!(stiffness)).min(0.0),
-        V::parameter("normal.damping", 302, "N.s/m", "Contact damping b (Impact: maximum damping cmax)", normal!(damping)).min(0.0),
+        // The stiffness and damping mean different quantities under different laws (k d, k d^n,
+        // K sqrt(d) d), and FMI gives a variable one unit whose BaseUnit exponents are integers, so
+        // they declare units by name only (no BaseUnit: an importer must not convert them) and the
+        // description says the unit under each law (docs/src/units.md).
+        V::parameter(
+            "normal.stiffness",
+            301,
+            "N/m^n",
+            "Contact stiffness k: N/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper; N/m^n with n = normal.exponent for HuntCrossley, Impact, Restitution; N/m^1.5 for GroundModel",
+            normal!(stiffness),
+        )
+        .min(0.0),
+        V::parameter(
+            "normal.damping",
+            302,
+            "N.s^q/m^(p+q)",
+            "Contact damping b: N.s/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper, Impact (maximum damping cmax); N.s^q/m^(p+q) with p = normal.damping_exponent, q = normal.velocity_exponent for HuntCrossley; N.s/m^1.5 for GroundModel; unused by Restitution",
+            normal!(damping),
+        )
+        .min(0.0),
         V::parameter("normal.exponent", 303, "1", "Stiffness exponent n (HuntCrossley, Restitution; Impact: e)", normal!(exponent)).min(0.0),
         V::parameter("normal.damping_exponent", 304, "1", "Depth exponent p of the damping term (HuntCrossley)", normal!(damping_exponent)).min(0.0),
         V::parameter("normal.velocity_exponent", 305, "1", "Velocity exponent q of the damping term (HuntCrossley)", normal!(velocity_exponent))

@@ -1,6 +1,6 @@
-//! The README's table of supported pairs says exactly what the pair registry does: every cell
-//! with a point count is a pair `GeometryPair::new` accepts, in both orders; every "—" cell is
-//! refused with a message naming both shapes.
+//! The table of supported pairs in the README and the guide (docs/src/pairs.md) says exactly
+//! what the pair registry does: every cell with a point count is a pair `GeometryPair::new`
+//! accepts, in both orders; every "—" cell is refused with a message naming both shapes.
 
 use std::sync::Arc;
 
@@ -74,10 +74,13 @@ fn table() -> String {
 }
 
 #[test]
-fn readme_pair_table_matches_the_registry() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_pair_tables_of_the_readme_and_the_guide_match_the_registry() {
+    // Both show the table: the README as a feature overview, the guide's pairs page in full.
     let expected = table();
-    assert!(readme.contains(&expected), "README.md's pair table is out of date; replace it with:\n\n{expected}");
+    for file in ["README.md", "docs/src/pairs.md"] {
+        let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert!(text.contains(&expected), "{file}'s pair table is out of date; replace it with:\n\n{expected}");
+    }
 }
 
 #[test]

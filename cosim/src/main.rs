@@ -1,6 +1,7 @@
-//! `cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR]`: runs scenarios with a progress bar
-//! each, writes `DIR/<scenario>.csv` and `DIR/<scenario>.png` (positions, velocities, forces
-//! against time), and prints the summary table. Exits non-zero when a scenario
+//! `cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR] [--output-interval SECONDS]`: runs
+//! scenarios with a progress bar each, writes `DIR/<scenario>.csv` (at the output interval) and
+//! `DIR/<scenario>.png` (positions, velocities, forces against time, from every communication
+//! point), and prints the summary table. Exits non-zero when a scenario
 //! fails to run or a check fails.
 
 use std::path::{Path, PathBuf};
@@ -9,17 +10,22 @@ use std::process::ExitCode;
 use cosim::{summary_table, Options, Outcome, Scenario, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
 
-const USAGE: &str = "usage: cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR]
+const USAGE: &str = "usage: cosim run <scenario.toml>... [--out DIR] [--fmu-dir DIR] [--output-interval SECONDS]
 
-  run        run each scenario, write DIR/<name>.csv and DIR/<name>.png (default DIR: results)
-             and print a summary
-  --out      folder for the CSV files
-  --fmu-dir  another folder to look for FMUs in (before the workspace's target/fmu)";
+  run               run each scenario, write DIR/<name>.csv and DIR/<name>.png (default DIR:
+                    results) and print a summary
+  --out             folder for the CSV files
+  --fmu-dir         another folder to look for FMUs in (before the workspace's target/fmu)
+  --output-interval time between CSV rows for every scenario, in place of the scenario's
+                    output_interval key (0: every communication point); checks and plots
+                    always use every communication point";
 
 struct Arguments {
     scenarios: Vec<PathBuf>,
     out: PathBuf,
     fmu_dirs: Vec<PathBuf>,
+    /// Overrides each scenario's `output_interval` when given.
+    output_interval: Option<f64>,
 }
 
 fn parse(args: &[String]) -> Result<Arguments, String> {
@@ -29,11 +35,18 @@ fn parse(args: &[String]) -> Result<Arguments, String> {
         Some("-h" | "--help" | "help") | None => return Err(USAGE.to_string()),
         Some(other) => return Err(format!("unknown command {other:?}\n\n{USAGE}")),
     }
-    let mut parsed = Arguments { scenarios: Vec::new(), out: PathBuf::from("results"), fmu_dirs: Vec::new() };
+    let mut parsed = Arguments { scenarios: Vec::new(), out: PathBuf::from("results"), fmu_dirs: Vec::new(), output_interval: None };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--out" => parsed.out = args.next().ok_or("--out needs a folder")?.into(),
             "--fmu-dir" => parsed.fmu_dirs.push(args.next().ok_or("--fmu-dir needs a folder")?.into()),
+            "--output-interval" => {
+                let text = args.next().ok_or("--output-interval needs a number of seconds")?;
+                match text.parse::<f64>() {
+                    Ok(interval) if interval.is_finite() && interval >= 0.0 => parsed.output_interval = Some(interval),
+                    _ => return Err(format!("--output-interval {text}: not a non-negative number of seconds")),
+                }
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}\n\n{USAGE}")),
             path => parsed.scenarios.push(path.into()),
         }
@@ -63,8 +76,10 @@ fn run_one(path: &Path, options: &Options, arguments: &Arguments) -> Result<Outc
     progress.finish_and_clear();
     let outcome = outcome?;
     let csv = arguments.out.join(format!("{}.csv", file_name(&outcome.scenario)));
-    outcome.results().write_csv(&csv)?;
-    eprintln!("{}: wrote {} ({} samples)", outcome.scenario, csv.display(), outcome.results().len());
+    let interval = arguments.output_interval.or(scenario.output_interval).unwrap_or(0.0);
+    let written = outcome.results().thinned(interval);
+    written.write_csv(&csv)?;
+    eprintln!("{}: wrote {} ({} of {} samples)", outcome.scenario, csv.display(), written.len(), outcome.results().len());
     let png = arguments.out.join(format!("{}.png", file_name(&outcome.scenario)));
     let title = if scenario.description.is_empty() { outcome.scenario.clone() } else { format!("{}: {}", outcome.scenario, scenario.description) };
     if cosim::plot::write_png(outcome.results(), &title, &png)? {

@@ -77,6 +77,28 @@ impl Recording {
         })
     }
 
+    /// The samples at an output interval: the first sample at or after each multiple of
+    /// `interval` from the first sample's time, and the last sample. An interval of 0 (or one
+    /// not above zero) keeps every sample. The statistics of checks are computed on the full
+    /// recording; this is for what is written.
+    pub fn thinned(&self, interval: f64) -> Recording {
+        let Some(&start) = self.time.first() else { return self.clone() };
+        if !(interval > 0.0) {
+            return self.clone();
+        }
+        // A sample counts as on the k-th output time when it is within a millionth of the interval
+        // of it, so that t = start + k h computed in floating point is not pushed one row later.
+        let slot = |t: f64| ((t - start) / interval + 1e-6).floor();
+        let last = self.time.len() - 1;
+        let kept: Vec<usize> =
+            (0..self.time.len()).filter(|&i| i == 0 || i == last || slot(self.time[i]) > slot(self.time[i - 1])).collect();
+        Recording {
+            names: self.names.clone(),
+            time: kept.iter().map(|&i| self.time[i]).collect(),
+            columns: self.columns.iter().map(|column| kept.iter().map(|&i| column[i]).collect()).collect(),
+        }
+    }
+
     /// Writes `time,name1,name2,...` and one line per sample.
     pub fn write_csv(&self, path: &Path) -> Result<(), Error> {
         let failed = |e: std::io::Error| Error::new(format!("could not write {}: {e}", path.display()));
@@ -379,6 +401,33 @@ mod tests {
         assert!(CheckResult::bounded("b", "x", None, Some(1e-9), 5e-13).passed);
         assert!(!CheckResult::bounded("b", "x", Some(0.0), None, f64::NAN).passed);
         assert_eq!(CheckResult::new("r", "x", 0.744, 0.747, 0.00744).expected_text(), "0.744");
+    }
+
+    #[test]
+    fn thinning_keeps_the_first_sample_of_each_interval_and_the_last() {
+        // Samples every 0.3 ms from 0 to 2.1 ms; an interval of 1 ms keeps t = 0, the first sample
+        // at or after 1 ms (1.2 ms) and after 2 ms (2.1 ms, also the last).
+        let mut recording = Recording::new(vec!["x".into(), "y".into()]);
+        for k in 0..8 {
+            let t = k as f64 * 3e-4;
+            recording.push(t, &[k as f64, -(k as f64)]);
+        }
+        let thin = recording.thinned(1e-3);
+        assert_eq!(thin.column("x").unwrap(), [0.0, 4.0, 7.0]);
+        assert_eq!(thin.column("y").unwrap(), [0.0, -4.0, -7.0]);
+        assert_eq!(thin.time().len(), 3);
+        // An interval on the sampling grid itself keeps the sample at each multiple, though
+        // k * 1e-4 is not exactly a multiple of 1e-4 in floating point for every k.
+        let mut fine = Recording::new(vec!["x".into()]);
+        for k in 0..=1000 {
+            fine.push(k as f64 * 1e-5, &[k as f64]);
+        }
+        let kept = fine.thinned(1e-4);
+        assert_eq!(kept.len(), 101);
+        assert!(kept.column("x").unwrap().iter().enumerate().all(|(j, &x)| x == (10 * j) as f64));
+        // 0 (and anything not above zero) keeps every sample.
+        assert_eq!(fine.thinned(0.0), fine);
+        assert_eq!(Recording::new(vec!["x".into()]).thinned(1.0).len(), 0);
     }
 
     #[test]

@@ -33,6 +33,11 @@ pub struct Scenario {
     /// Variables to record (array shorthands allowed); empty: every output of every instance.
     #[serde(default)]
     pub record: Vec<String>,
+    /// Time between the rows written to the CSV file (s); absent or 0: every communication
+    /// point. Checks and plots always see every communication point, so a coarse interval only
+    /// makes the file smaller.
+    #[serde(default)]
+    pub output_interval: Option<f64>,
     #[serde(default)]
     pub checks: Vec<CheckSpec>,
     /// The folder of the scenario file: relative FMU paths start here.
@@ -245,6 +250,9 @@ impl Scenario {
         let bad = |message: String| Err(Error::new(message));
         if !self.step.is_finite() || self.step <= 0.0 {
             return bad(format!("step = {} must be a positive number of seconds", self.step));
+        }
+        if let Some(interval) = self.output_interval.filter(|i| !i.is_finite() || *i < 0.0) {
+            return bad(format!("output_interval = {interval} must be a non-negative number of seconds (0: every communication point)"));
         }
         if !self.start_time.is_finite() || !self.stop_time.is_finite() || self.stop_time <= self.start_time {
             return bad(format!("stop_time = {} must be finite and after start_time = {}", self.stop_time, self.start_time));

@@ -255,3 +255,24 @@ fn the_binary_writes_the_csv_and_prints_the_summary() {
     );
     assert_eq!(lines.count(), 11);
 }
+
+#[test]
+fn the_output_interval_thins_the_csv_but_not_the_checks() {
+    let out = cosim::fmu::TempDir::new("cosim-test-interval").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cosim"))
+        .arg("run")
+        .arg(scenario_file("pressed_sphere.toml"))
+        .args(["--output-interval", "0.005", "--out"])
+        .arg(out.path())
+        .arg("--fmu-dir")
+        .arg(fmu_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success() && stdout.contains("pass"), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let csv = std::fs::read_to_string(out.path().join("pressed_sphere.csv")).unwrap();
+    // Steps of 1 ms to 10 ms at a 5 ms interval: the rows at 0, 5 and 10 ms after the header.
+    let times: Vec<f64> = csv.lines().skip(1).map(|line| line.split(',').next().unwrap().parse().unwrap()).collect();
+    assert_eq!(times.len(), 3, "{csv}");
+    assert!((times[1] - 0.005).abs() < 1e-12 && (times[2] - 0.01).abs() < 1e-12, "{times:?}");
+}

@@ -29,7 +29,7 @@ pub struct Parameters {
     pub q_start: [f64; 4],
     pub v_0_start: [f64; 3],
     pub w_0_start: [f64; 3],
-    /// Largest internal sub-step [s].
+    /// Largest internal sub-step \[s\].
     pub max_step: f64,
 }
 
@@ -49,7 +49,7 @@ impl Default for Parameters {
     }
 }
 
-/// External force [N] and torque about the centre of mass [N.m], resolved in W.
+/// External force \[N\] and torque about the centre of mass [N.m], resolved in W.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Inputs {
     pub f_0: [f64; 3],
@@ -63,7 +63,7 @@ pub struct Outputs {
     pub q: [f64; 4],
     pub v_0: [f64; 3],
     pub w_0: [f64; 3],
-    /// Kinetic plus potential energy (gravity) [J].
+    /// Kinetic plus potential energy (gravity) \[J\].
     pub energy: f64,
 }
 

@@ -41,7 +41,7 @@ impl Inputs {
         Inputs { frame_a: frame_from(&x[..13]), frame_b: frame_from(&x[13..]) }
     }
 
-    /// The inputs `tau` [s] later along their derivatives (in the order of [`Inputs::to_array`]):
+    /// The inputs `tau` \[s\] later along their derivatives (in the order of [`Inputs::to_array`]):
     /// `u + u' tau`. The quaternions move linearly too; the block normalises them.
     pub fn interpolated(&self, derivatives: &[f64; INPUT_COUNT], tau: f64) -> Inputs {
         let mut x = self.to_array();
@@ -53,7 +53,7 @@ impl Inputs {
 }
 
 impl Block {
-    /// Advances the per-point states over `h` [s] while the inputs move along their
+    /// Advances the per-point states over `h` \[s\] while the inputs move along their
     /// `derivatives`, in equal sub-steps no larger than `solver.max_step`: each sub-step finds
     /// the contact points at the inputs of its midpoint, `u + u' (k + 1/2) dt`, evaluates them with
     /// the points' current states and advances those states over the sub-step.

@@ -52,7 +52,7 @@ pub struct Inputs {
     pub frame_b: Frame,
 }
 
-/// Force [N] and torque [N.m] about the body frame origin, resolved in W.
+/// Force \[N\] and torque [N.m] about the body frame origin, resolved in W.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Wrench {
     pub f_0: [f64; 3],
@@ -224,7 +224,7 @@ impl Block {
         Ok((body_a, body_b, geometry_a, geometry_b))
     }
 
-    /// Advances the per-point states over `h` [s] with `inputs` held, in equal sub-steps no larger
+    /// Advances the per-point states over `h` \[s\] with `inputs` held, in equal sub-steps no larger
     /// than `solver.max_step`. `states` is indexed like the contact points and grows as needed.
     /// A point cloud's points advance in place, in parallel chunks for large clouds (each point's
     /// state depends on its own contact only, so the result is the same on any number of threads).
@@ -276,10 +276,10 @@ impl Block {
     ///
     /// A point cloud against a surface skips `scratch`: its points are independent queries,
     /// evaluated and summed in place in fixed chunks ([`CLOUD_CHUNK`]), on every core for large
-    /// clouds ([`PARALLEL_POINTS`]); see [`Block::evaluate_cloud`].
+    /// clouds ([`PARALLEL_POINTS`]); see `Block::evaluate_cloud`.
     ///
     /// A sphere or a point on a plane under stateless laws without couples takes a lean path
-    /// ([`single_point`]) that gives the same outputs to rounding (compared in its tests).
+    /// (`single_point`) that gives the same outputs to rounding (compared in its tests).
     #[inline]
     pub fn evaluate(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
         match &self.single {

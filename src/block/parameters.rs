@@ -165,7 +165,7 @@ pub struct Parameters {
     pub friction: FrictionParameters,
     /// Stable number of a [`MaterialPair`].
     pub material_pair: i64,
-    /// Largest internal sub-step [s] for stateful laws.
+    /// Largest internal sub-step \[s\] for stateful laws.
     pub solver_max_step: f64,
     pub coupling: CouplingParameters,
     pub body_a: BodyParameters,

@@ -10,10 +10,10 @@ use super::{Model, ModelError};
 pub const MIN_EARLY_FRACTION: f64 = 1e-6;
 
 impl Model {
-    /// The time `tau` [s] after the current time at which the step of `step` [s] should end
+    /// The time `tau` \[s\] after the current time at which the step of `step` \[s\] should end
     /// because the geometries, apart now, touch then when both bodies keep their input twists;
     /// `None` when they touch already, stay apart over the step, touch only at its very end, or
-    /// within [`MIN_EARLY_FRACTION`] of its start.
+    /// within `MIN_EARLY_FRACTION` of its start.
     pub fn contact_onset(&mut self, step: f64) -> Result<Option<f64>, ModelError> {
         self.build_block().map_err(ModelError::Parameter)?;
         let block = self.block.as_ref().expect("block built above");

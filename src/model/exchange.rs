@@ -18,10 +18,10 @@ use crate::physics::normal::NormalLawKind;
 use crate::physics::point_events;
 use crate::physics::shape::ShapeKind;
 
-/// The separation indicator of a slot without a point [m]: apart.
+/// The separation indicator of a slot without a point \[m\]: apart.
 pub const EMPTY_SLOT_SEPARATION: f64 = 1.0;
 
-/// Nominal value of a deflection [m] (ElasticCone; Stiction uses its max_deformation).
+/// Nominal value of a deflection \[m\] (ElasticCone; Stiction uses its max_deformation).
 pub const DEFLECTION_NOMINAL: f64 = 1e-4;
 
 /// Derivatives and event indicators of the slots, computed when one of them is read.
@@ -29,9 +29,9 @@ pub const DEFLECTION_NOMINAL: f64 = 1e-4;
 pub struct Locals {
     /// d/dt of `contact.point[i].deflection`.
     pub deflection_rate: [[f64; 3]; POINT_OUTPUTS],
-    /// Make/break indicator of each slot [m].
+    /// Make/break indicator of each slot \[m\].
     pub separation: [f64; POINT_OUTPUTS],
-    /// Stick/slip indicator of each slot [N].
+    /// Stick/slip indicator of each slot \[N\].
     pub stick: [f64; POINT_OUTPUTS],
     /// The evaluation of the outputs these values belong to (see `Model::evaluations`).
     computed_at: Option<u64>,

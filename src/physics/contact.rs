@@ -22,13 +22,13 @@ pub struct PointState {
 pub struct Laws {
     pub normal: NormalLaw,
     pub friction: FrictionLaw,
-    /// Depth [m] beyond which a point counts as passed through; 0 = off.
+    /// Depth \[m\] beyond which a point counts as passed through; 0 = off.
     pub max_depth: f64,
-    /// Spin friction torque radius R [m]; 0 = off. Needs a velocity-based friction law.
+    /// Spin friction torque radius R \[m\]; 0 = off. Needs a velocity-based friction law.
     pub torque_radius: f64,
     /// Rolling resistance coefficient mu_r; 0 = off.
     pub rolling: f64,
-    /// Radius [m] of the rolling resistance torque (the pair's effective radius of curvature).
+    /// Radius \[m\] of the rolling resistance torque (the pair's effective radius of curvature).
     pub rolling_radius: f64,
     /// Angular speed [rad/s] below which the rolling resistance fades out linearly (tanh).
     pub rolling_speed: f64,
@@ -51,11 +51,11 @@ pub struct PointForce<S: Real = f64> {
     pub separation: S,
     /// Penetration rate dd = -v_rel · n [m/s].
     pub depth_rate: S,
-    /// f_n >= 0 [N], weighted.
+    /// f_n >= 0 \[N\], weighted.
     pub normal_force: S,
     /// f_n of the law before the point's weight: what the stateful laws integrate with.
     pub law_normal_force: S,
-    /// Tangential force on B [N].
+    /// Tangential force on B \[N\].
     pub friction_force_w: Vector3<S>,
     /// Spin friction and rolling resistance: a couple on B [N.m] (A gets the opposite).
     pub couple_w: Vector3<S>,
@@ -204,7 +204,7 @@ pub fn deflection_rate(at: &PointForce, laws: &Laws, state: &PointState) -> Vec3
     }
 }
 
-/// Advances one point's state over `h` [s] with the inputs held, from its evaluation `at`.
+/// Advances one point's state over `h` \[s\] with the inputs held, from its evaluation `at`.
 pub fn advance(at: &PointForce, laws: &Laws, state: &mut PointState, h: f64) {
     let n = at.normal_ab_w;
     state.tangential.deflection -= n * state.tangential.deflection.dot(&n);

@@ -20,17 +20,17 @@ use super::math::{BodyState, Pose, Rotation};
 pub const MIN_SAMPLES: usize = 8;
 /// Most samples of the separation over a step.
 pub const MAX_SAMPLES: usize = 256;
-/// Largest rotation [rad] of either body between two samples (up to [`MAX_SAMPLES`]).
+/// Largest rotation \[rad\] of either body between two samples (up to [`MAX_SAMPLES`]).
 pub const SAMPLE_ANGLE: f64 = 0.05;
 
-/// The body's state after `tau` [s] with its twist held: position `r + v tau`, orientation turned
+/// The body's state after `tau` \[s\] with its twist held: position `r + v tau`, orientation turned
 /// by the rotation vector `w tau` (resolved in W), twist unchanged.
 pub fn extrapolate(body: &BodyState, tau: f64) -> BodyState {
     let turn = Rotation::from_scaled_axis(body.w * tau);
     BodyState { pose: Pose { r: body.pose.r + body.v * tau, q: turn * body.pose.q }, v: body.v, w: body.w }
 }
 
-/// How many samples bracket the onset over a step of `h` [s] for bodies turning at `w_a` and
+/// How many samples bracket the onset over a step of `h` \[s\] for bodies turning at `w_a` and
 /// `w_b` [rad/s]: at least [`MIN_SAMPLES`], and enough that neither body turns by more than
 /// [`SAMPLE_ANGLE`] between two samples, up to [`MAX_SAMPLES`].
 pub fn samples_for(body_a: &BodyState, body_b: &BodyState, h: f64) -> usize {
@@ -140,7 +140,7 @@ pub fn first_contact(mut separation: impl FnMut(f64) -> f64, h: f64, samples: us
     Some(b)
 }
 
-/// The onset of contact between two bodies moving with their twists held over `h` [s]: the first
+/// The onset of contact between two bodies moving with their twists held over `h` \[s\]: the first
 /// time in `(0, h]` at which the geometries (their frames at `offset_a` and `offset_b` in the
 /// body frames) touch, when they are apart at the start. See [`first_contact`].
 pub fn predict_onset(

@@ -19,7 +19,7 @@ use super::friction::FrictionLaw;
 use super::math::Vec3;
 use super::normal::{NormalLaw, MIN_ONSET_SPEED};
 
-/// The stick/slip indicator of a point that carries no normal force [N] (nothing to slip).
+/// The stick/slip indicator of a point that carries no normal force \[N\] (nothing to slip).
 pub const NO_FORCE_STICK_INDICATOR: f64 = 1.0;
 
 /// Relative tolerance on Stiction's break-away deflection at an event: the integrator stops
@@ -31,7 +31,7 @@ const BREAK_TOLERANCE: f64 = 1e-9;
 pub struct PointRates {
     /// d/dt of the tangential deflection [m/s], resolved in W.
     pub deflection_rate: Vec3,
-    /// The stick/slip event indicator [N] (positive: sticks).
+    /// The stick/slip event indicator \[N\] (positive: sticks).
     pub stick: f64,
 }
 

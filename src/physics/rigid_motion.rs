@@ -162,7 +162,7 @@ impl Motion {
             let w_half = world_inertia(&q_half, mass).try_inverse().unwrap_or_else(Matrix3::zeros) * self.l;
             self.q = Rotation::new_normalize((Rotation::from_scaled_axis(w_half * h) * self.q).into_inner());
             self.w = world_inertia(&self.q, mass).try_inverse().unwrap_or_else(Matrix3::zeros) * self.l;
-        } else {
+        } else if self.w != Vec3::zeros() {
             self.q = Rotation::new_normalize((Rotation::from_scaled_axis(self.w * h) * self.q).into_inner());
         }
     }

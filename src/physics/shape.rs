@@ -1,5 +1,10 @@
 //! The shapes a contact geometry can take, each in its own geometry frame.
 
+// The items' doc comments are also their descriptions in the model descriptions, which show
+// `size[1]` verbatim; rustdoc would read `[1]` as a link, and escaping it would put backslashes
+// into the XML.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::sync::Arc;
 
 use super::enums::stable_enum;
@@ -359,7 +364,7 @@ impl Shape {
         }
     }
 
-    /// Radius of curvature [m] of the surface where it rolls: the radius of round shapes,
+    /// Radius of curvature \[m\] of the surface where it rolls: the radius of round shapes,
     /// infinite for flat ones, 0 for points (which cannot roll).
     pub fn rolling_radius(&self) -> f64 {
         match self {

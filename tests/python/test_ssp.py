@@ -84,8 +84,10 @@ def rust(tmp_path_factory, columns) -> dict[str, np.ndarray]:
     scenario tests' business: the run counts if it wrote its CSV without an error."""
     out = tmp_path_factory.mktemp("cosim")
     cargo = os.environ.get("CARGO", "cargo")
+    # Every communication point is compared, so the scenario's coarser CSV output interval is
+    # overridden (0: a row per step).
     command = [cargo, "run", "--release", "--quiet", "--package", "cosim", "--",
-               "run", str(SCENARIO), "--out", str(out), "--fmu-dir", str(fmu_dir())]
+               "run", str(SCENARIO), "--out", str(out), "--fmu-dir", str(fmu_dir()), "--output-interval", "0"]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     name = tomllib.loads(SCENARIO.read_text()).get("name", SCENARIO.stem)
     csv_path = out / f"{name}.csv"

@@ -81,7 +81,7 @@ pub struct Row {
     pub name: String,
     /// Points one evaluation works on.
     pub points: usize,
-    /// Median time per iteration [ns].
+    /// Median time per iteration \[ns\].
     pub nanoseconds: f64,
 }
 
@@ -127,7 +127,7 @@ fn estimates(home: &Path) -> Result<HashMap<String, f64>> {
     Ok(found)
 }
 
-/// Criterion's full id and median [ns] from a `new/` folder.
+/// Criterion's full id and median \[ns\] from a `new/` folder.
 fn read_estimate(folder: &Path) -> Option<(String, f64)> {
     let benchmark: serde_json::Value = serde_json::from_str(&fs::read_to_string(folder.join("benchmark.json")).ok()?).ok()?;
     let estimates: serde_json::Value = serde_json::from_str(&fs::read_to_string(folder.join("estimates.json")).ok()?).ok()?;

@@ -1,4 +1,5 @@
-//! `cargo xtask codegen [--check]`: the committed model descriptions, generated from the table.
+//! `cargo xtask codegen [--check]`: the committed model descriptions, generated from the table,
+//! and the user guide's variable reference (docs/src/reference/variables.md) from the same table.
 //!
 //! The XML files are committed so that reviewers see interface changes as diffs; `--check` (run by
 //! `cargo xtask test` and before packaging) fails when they no longer match the variable table.
@@ -15,6 +16,7 @@ fn generated_files() -> Vec<(String, String)> {
         files.push((format!("{}/fmi2.xml", model.model_descriptions), (model.fmi2_xml)()));
         files.push((format!("{}/fmi3.xml", model.model_descriptions), (model.fmi3_xml)()));
     }
+    files.push((crate::reference::PATH.to_string(), crate::reference::markdown()));
     files
 }
 
@@ -41,6 +43,6 @@ pub fn check() -> Result {
             return Err(format!("{path} is stale: run `cargo xtask codegen`"));
         }
     }
-    println!("every model description is up to date");
+    println!("every generated file (model descriptions, the guide's variable reference) is up to date");
     Ok(())
 }

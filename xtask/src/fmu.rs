@@ -114,7 +114,7 @@ fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String
 }
 
 /// Builds the model's release library with one FMI version's API (cargo zigbuild, glibc 2.17) and
-/// copies it to a staging folder, since the next build overwrites lib<package>.so.
+/// copies it to a staging folder, since the next build overwrites `lib<package>.so`.
 fn build_library(toolchain: &Toolchain, model: &Model, flavor: &Flavor) -> Result<PathBuf> {
     println!("==> building the {} {} library (release, {})", model.name, flavor.feature, zigbuild::zig_target());
     run(toolchain

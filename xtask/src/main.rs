@@ -6,11 +6,14 @@
 //!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
 //!   use), each checked for its exports, glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
-//! - `test`: the whole test suite: codegen check, cargo tests, FMUs, SSPs, the Python tests (FMPy, libcosim),
+//! - `test`: the whole test suite: codegen check, cargo tests, cargo doc without warnings, the
+//!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim),
 //!   and valgrind (memcheck) over a C importer driving every FMU binary.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and
 //!   examples/python/step_sizes.py (FMPy).
+//! - `docs`: the user guide (docs/, an mdBook): the laws' plots, the link check, `mdbook build`
+//!   into target/book (mdbook installs itself under target/tools on first use).
 //! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
 //!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -19,10 +22,13 @@
 
 mod bench;
 mod codegen;
+mod docs;
 mod fmu;
 mod fuzz;
 mod models;
+mod plots;
 mod python;
+mod reference;
 mod ssp;
 mod symbols;
 mod valgrind;
@@ -46,12 +52,16 @@ commands:
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
-  test               codegen --check, cargo test --workspace, fmu, ssp, the Python tests, then
+  test               codegen --check, cargo test --workspace, cargo doc (warnings are errors),
+                     docs, fmu, ssp, the Python tests, then
                      valgrind (memcheck) over a C importer driving every FMU binary
   valgrind           fmu, then the valgrind step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py and
                      step_sizes.py (FMPy)
+  docs               the user guide: plots of the laws into docs/src/plots, a check of every
+                     relative link and anchor of docs/src, then mdbook (installed into
+                     target/tools on first use) builds it into target/book
   bench [--quick] [FILTER]
                      fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
                      and the table of time per evaluation and ratio to sphere-plane
@@ -69,6 +79,7 @@ enum Task {
     Test,
     Valgrind,
     Demo,
+    Docs,
     Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Fuzz { seconds: u64 },
@@ -87,6 +98,7 @@ fn parse(args: &[String]) -> Result<Task> {
         ["test"] => Ok(Task::Test),
         ["valgrind"] => Ok(Task::Valgrind),
         ["demo"] => Ok(Task::Demo),
+        ["docs"] => Ok(Task::Docs),
         ["venv"] => Ok(Task::Venv),
         ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
         ["bench", rest @ ..] => {
@@ -117,6 +129,7 @@ fn main() -> ExitCode {
         Task::Test => test(),
         Task::Valgrind => fmu::build().and_then(|()| valgrind::check().map(|_| ())),
         Task::Demo => demo(),
+        Task::Docs => docs::build(),
         Task::Bench { table_only: true, .. } => bench::print_table(),
         Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
@@ -140,17 +153,23 @@ fn test() -> Result {
     let root = root();
     step("(a) cargo xtask codegen --check", codegen::check)?;
     step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
-    step("(c) cargo xtask fmu", fmu::build)?;
-    step("(d) cargo xtask ssp", || ssp::build(&[]))?;
-    let python = step("(e) Python virtual environment", python::ensure_venv)?;
-    step("(f) pytest tests/python", || {
+    // Warnings are errors here so that a broken intra-doc link or an unescaped unit in brackets
+    // fails the suite instead of piling up unseen.
+    step("(c) cargo doc --no-deps --workspace (RUSTDOCFLAGS=-Dwarnings)", || {
+        run(cargo().args(["doc", "--no-deps", "--workspace"]).env("RUSTDOCFLAGS", "-Dwarnings").current_dir(&root))
+    })?;
+    step("(d) cargo xtask docs (the user guide: plots, links, mdbook)", docs::build)?;
+    step("(e) cargo xtask fmu", fmu::build)?;
+    step("(f) cargo xtask ssp", || ssp::build(&[]))?;
+    let python = step("(g) Python virtual environment", python::ensure_venv)?;
+    step("(h) pytest tests/python", || {
         run(Command::new(&python)
             .args(["-m", "pytest", "-q", "tests/python"])
             .env("CONTACTFORCE_FMU_DIR", fmu::output_dir())
             .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
-    step("(g) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
+    step("(i) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
     println!("xtask test: every step passed");
     Ok(())
 }
@@ -256,6 +275,7 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
+        assert!(matches!(parse(&args("docs")), Ok(Task::Docs)));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
         assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
         assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));

@@ -507,7 +507,7 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a 
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// Mutable version of [`slice`].
+/// Mutable version of [`slice`](fn@slice).
 ///
 /// # Safety
 /// When non-null, `ptr` must point to `len` writable elements not aliased elsewhere.

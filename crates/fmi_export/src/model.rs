@@ -47,7 +47,7 @@ pub trait FmuModel: Clone + Sized + 'static {
     const NAME: &'static str;
     /// The model description's `description`.
     const DESCRIPTION: &'static str;
-    /// DefaultExperiment: start time, stop time, step size [s].
+    /// DefaultExperiment: start time, stop time, step size \[s\].
     const DEFAULT_EXPERIMENT: (f64, f64, f64);
 
     /// A new variable table. Each instance builds and owns one, so that the C API keeps no

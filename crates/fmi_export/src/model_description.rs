@@ -64,6 +64,10 @@ const UNITS: &[UnitDefinition] = &[
     // ElasticCone's tangential constants act on sqrt(d) u: kg m^-0.5 s^-2 and kg m^-0.5 s^-1.
     named_unit("N/m1.5"),
     named_unit("N.s/m1.5"),
+    // A normal law's stiffness and damping, whose exponents are the law's parameters n, p and q
+    // (N/m for the linear laws, N/m^1.5 for Hertz): one variable cannot have one BaseUnit for all.
+    named_unit("N/m^n"),
+    named_unit("N.s^q/m^(p+q)"),
 ];
 
 /// The units used by the table, in [`UNITS`] order.

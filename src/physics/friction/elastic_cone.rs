@@ -4,7 +4,7 @@ use crate::physics::math::Vec3;
 use crate::physics::real::Real;
 
 /// Elastic cone friction (spatial_v2 `gcontact`, Azad & Featherstone 2010), one contact point
-/// with a tangential deflection state `u` [m].
+/// with a tangential deflection state `u` \[m\].
 ///
 /// In contact (`f_n > 0`): the trial force `ft* = -sqrt(d) (Kt u + Dt v_t)`. If
 /// `|ft*| <= mu f_n` the point sticks: `f_t = ft*`, `du/dt = v_t`. Otherwise it slips:
@@ -34,8 +34,8 @@ pub struct ConeForce<S: Real = f64> {
 }
 
 impl ElasticCone {
-    /// Force and deflection rate at depth `depth` [m], normal force `normal_force` [N] (in
-    /// contact iff > 0), slip velocity `slip_velocity` [m/s] and deflection `u` [m], both
+    /// Force and deflection rate at depth `depth` \[m\], normal force `normal_force` \[N\] (in
+    /// contact iff > 0), slip velocity `slip_velocity` [m/s] and deflection `u` \[m\], both
     /// tangential to the unit normal `n`.
     pub fn evaluate<S: Real>(&self, depth: S, normal_force: S, slip_velocity: &Vector3<S>, u: &Vector3<S>) -> ConeForce<S> {
         if normal_force.v() <= 0.0 {
@@ -57,7 +57,7 @@ impl ElasticCone {
         ConeForce { force, sticking: false, deflection_rate }
     }
 
-    /// Advances `u` over `h` [s] with depth, normal force and slip velocity held.
+    /// Advances `u` over `h` \[s\] with depth, normal force and slip velocity held.
     ///
     /// Exact out of contact (exponential relaxation) and while sticking (u grows linearly); the
     /// moment the trial force reaches the cone is found exactly (a quadratic in time). While

@@ -53,7 +53,7 @@ stable_enum! {
 /// The tangential state of one contact point under a stateful law.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TangentialState {
-    /// ElasticCone: the ground's tangential deflection u; Stiction: the spring deflection s [m],
+    /// ElasticCone: the ground's tangential deflection u; Stiction: the spring deflection s \[m\],
     /// resolved in W.
     pub deflection: Vec3,
     /// Stiction: the point has broken away and slides.
@@ -63,7 +63,7 @@ pub struct TangentialState {
 /// The tangential force at one point, and whether a stateful law holds the point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TangentialForce<S: Real = f64> {
-    /// Force on B [N].
+    /// Force on B \[N\].
     pub force: Vector3<S>,
     /// Stateful laws: the point is inside its friction cone. Velocity-based laws: `None`.
     pub sticking: Option<bool>,
@@ -82,7 +82,7 @@ pub enum FrictionLaw {
 }
 
 impl FrictionLaw {
-    /// Tangential force on B at penetration `depth` [m], normal force `normal_force` [N] >= 0,
+    /// Tangential force on B at penetration `depth` \[m\], normal force `normal_force` \[N\] >= 0,
     /// slip velocity `slip_velocity` [m/s] (the tangential part of v_rel) and the point's state.
     #[inline]
     pub fn force(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &TangentialState) -> TangentialForce {
@@ -132,7 +132,7 @@ impl FrictionLaw {
         TangentialForce { force, sticking: None }
     }
 
-    /// Advances a stateful law's point state over `h` [s] with depth, normal force and slip
+    /// Advances a stateful law's point state over `h` \[s\] with depth, normal force and slip
     /// velocity held; the velocity-based laws have no state.
     pub fn advance(&self, depth: f64, normal_force: f64, slip_velocity: &Vec3, state: &mut TangentialState, h: f64) {
         match self {

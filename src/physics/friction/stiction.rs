@@ -5,7 +5,7 @@ use crate::physics::math::Vec3;
 use crate::physics::real::Real;
 
 /// Stiction with a maximum deformation (Adams STICTION / MAX_STICTION_DEFORMATION): true static
-/// friction without a velocity dead band, as a tangential spring with deflection state `s` [m].
+/// friction without a velocity dead band, as a tangential spring with deflection state `s` \[m\].
 ///
 /// Sticking: `f_t = -(mu_s f_n / delta) s`, `ds/dt = v_t`; the spring reaches `mu_s f_n` at
 /// `|s| = delta`, where the point breaks away. Slipping: `s = (mu_d / mu_s) delta v_t / |v_t|`,
@@ -14,7 +14,7 @@ use crate::physics::real::Real;
 /// spring (`v_t · s <= 0`). Out of contact the deflection is zero.
 ///
 /// Parameters: `mu_static` (`friction.mu_static`) > 0, `mu_dynamic` (`friction.mu_dynamic`) in
-/// [0, mu_s], `max_deformation` delta (`friction.max_deformation`) [m] > 0. Source: MSC Adams
+/// [0, mu_s], `max_deformation` delta (`friction.max_deformation`) \[m\] > 0. Source: MSC Adams
 /// CONTACT (seed 003), which describes the behaviour but not its equations; these are the
 /// simplest ones with that behaviour, and they are exact for held inputs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,7 +25,7 @@ pub struct Stiction {
 }
 
 impl Stiction {
-    /// Tangential force on B [N] for normal force `normal_force` [N].
+    /// Tangential force on B \[N\] for normal force `normal_force` \[N\].
     pub fn force<S: Real>(&self, normal_force: S, deflection: &Vector3<S>) -> Vector3<S> {
         if normal_force.v() <= 0.0 {
             return Vector3::zeros();
@@ -33,7 +33,7 @@ impl Stiction {
         deflection * (normal_force * -self.mu_static / self.max_deformation)
     }
 
-    /// Advances the state over `h` [s] with normal force and slip velocity held; exact.
+    /// Advances the state over `h` \[s\] with normal force and slip velocity held; exact.
     pub fn advance(&self, normal_force: f64, slip_velocity: &Vec3, state: &mut TangentialState, h: f64) {
         if normal_force <= 0.0 {
             *state = TangentialState::default();

@@ -101,7 +101,7 @@ impl Frames {
 /// A point cloud against a plane, prepared for many points: cloud point `p` (in the cloud's
 /// frame) is at `p_w = cloud_r + cloud_m p` in W with separation `h = (p_w - plane_r) · normal`;
 /// its contact has the witnesses `p_w - normal h` on the plane and `p_w` on the cloud, exactly as
-/// [`Frames::contact`] computes them (the same operations in the same order).
+/// `Frames::contact` computes them (the same operations in the same order).
 #[derive(Clone, Copy, Debug)]
 pub struct CloudOnPlane<'a> {
     pub points: &'a [Vec3],

@@ -1,7 +1,7 @@
 //! Geometry pairs: where two shapes touch, how far apart they are, and along which normal.
 //!
 //! Each canonical pair has one file with a canonical argument order (base shape first), listed
-//! once in [`canonical`]. The mirrored order reuses it through [`ContactPoint::flipped`]. An
+//! once in `canonical`. The mirrored order reuses it through [`ContactPoint::flipped`]. An
 //! unsupported pair is an error at construction ([`UnsupportedPair`]), distinct from "no contact"
 //! (a positive separation).
 //!
@@ -234,7 +234,7 @@ impl GeometryPair {
         self.max_points
     }
 
-    /// The radius [m] a rolling resistance torque acts with: the effective radius of curvature
+    /// The radius \[m\] a rolling resistance torque acts with: the effective radius of curvature
     /// `1 / (1 / r_a + 1 / r_b)` of the two surfaces (a flat surface has an infinite radius);
     /// 0 where a point touches or two flat surfaces meet (nothing rolls).
     pub fn rolling_radius(&self) -> f64 {

@@ -4,7 +4,7 @@ use crate::physics::step::step;
 /// Adams IMPACT: `f_n = max(0, k d^e + STEP(d, 0, 0, dmax, cmax) dd)` for `d > 0`.
 ///
 /// Parameters: `stiffness` k [N/m^e] >= 0 (Adams STIFFNESS), `exponent` e > 0 (EXPONENT),
-/// `max_damping` cmax [N.s/m] >= 0 (DAMPING), `full_damping_depth` dmax [m] > 0 (DMAX).
+/// `max_damping` cmax [N.s/m] >= 0 (DAMPING), `full_damping_depth` dmax \[m\] > 0 (DMAX).
 /// Source: MSC Adams Solver CONTACT, IMPACT force model (shared/seeds/003). The damping
 /// coefficient rises from 0 at first touch to cmax at depth dmax along Adams' cubic STEP, so the
 /// force is continuous at first touch. Adams' ranges are `0 < EXPONENT` (it recommends 1.5 or

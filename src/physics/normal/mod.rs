@@ -1,6 +1,6 @@
 //! Normal force laws: `f_n(depth, depth_rate) >= 0` for one contact point.
 //!
-//! `depth = max(0, -separation)` [m]; `depth_rate = -v_rel · n` [m/s], positive while approaching.
+//! `depth = max(0, -separation)` \[m\]; `depth_rate = -v_rel · n` [m/s], positive while approaching.
 //! Every law is clipped to `f_n >= 0`: contact never pulls.
 
 mod ground_model;
@@ -67,7 +67,7 @@ pub enum NormalLaw {
 }
 
 impl NormalLaw {
-    /// The normal force magnitude [N] at penetration `depth` [m] and penetration rate
+    /// The normal force magnitude \[N\] at penetration `depth` \[m\] and penetration rate
     /// `depth_rate` [m/s]; zero when `depth <= 0`. `onset_speed` [m/s] is the approach speed the
     /// Restitution law froze when the point started touching, or 0 if it has not yet (the current
     /// approach speed stands in until the next step freezes it); the other laws ignore it.

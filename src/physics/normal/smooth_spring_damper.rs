@@ -3,7 +3,7 @@ use crate::physics::real::Real;
 /// Smooth spring-damper: `f_n = max(0, s(d/w) (k d + b dd))` for `d > 0`, with the smoothing
 /// `s(u) = 3 u^2 - 2 u^3` on [0, 1] and `s(u) = 1` beyond.
 ///
-/// Parameters: `stiffness` k [N/m] >= 0, `damping` b [N.s/m] >= 0, `transition_width` w [m] > 0.
+/// Parameters: `stiffness` k [N/m] >= 0, `damping` b [N.s/m] >= 0, `transition_width` w \[m\] > 0.
 /// Source: Simscape Multibody "Spatial Contact Force", smooth spring-damper (shared/seeds/000).
 /// MathWorks does not publish s; this cubic has the documented properties: it rises from 0 at
 /// first touch to full force at depth w with zero slope at both ends (C1), so the force is
