@@ -365,3 +365,29 @@ def test_sphere_drop_with_both_model_exchange_fmus_in_one_integrator(version, tm
     assert expected == pytest.approx(0.7440794, abs=5e-8)
     e = max(seen["vz"][start:]) / v0
     assert abs(e / expected - 1) < 0.005, f"e = {e:.6f} against the clipped closed form {expected:.7f}"
+
+
+@pytest.mark.parametrize("version", ["fmi2", "fmi3"])
+def test_a_drifted_quaternion_is_renormalised_in_event_mode_through_the_c_api(version, tmp_path):
+    """What an importer's integrator meets when its errors have moved |q| off 1 (1e-4 here, a
+    hundred times the bound): CompletedIntegratorStep asks for Event Mode, the event iteration
+    reports that the continuous states changed, and q comes back unit along the same direction."""
+    body = ModelExchange(body_path(version), tmp_path, "body", TUMBLING)
+    try:
+        body.exit_initialization()
+        x = body.states()
+        assert np.linalg.norm(x[3:7]) == pytest.approx(1.0, abs=4e-16)
+        assert not bool(body.fmu.completedIntegratorStep()[0]), "a unit quaternion asks for no event"
+        drifted = x.copy()
+        drifted[3:7] *= 1 + 1e-4
+        body.set_states(0.0, drifted)
+        assert bool(body.fmu.completedIntegratorStep()[0]), "a drifted quaternion asks for Event Mode"
+        body.fmu.enterEventMode()
+        assert body.event_iteration(), "valuesOfContinuousStatesChanged"
+        after = body.states()
+        assert np.linalg.norm(after[3:7]) == pytest.approx(1.0, abs=4e-16)
+        np.testing.assert_allclose(after[3:7], x[3:7], rtol=0, atol=1e-15)
+        np.testing.assert_array_equal(np.delete(after, range(3, 7)), np.delete(drifted, range(3, 7)))
+        assert not bool(body.fmu.completedIntegratorStep()[0])
+    finally:
+        body.free()
