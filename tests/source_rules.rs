@@ -150,6 +150,7 @@ const ALLOWED_STATICS: [(&str, &str, &str); 8] = [
     ("src/variables.rs", "RESTITUTION_MODEL", "EnumerationType"),
     ("src/variables.rs", "FRICTION_LAW", "EnumerationType"),
     ("src/variables.rs", "MATERIAL_PAIR", "EnumerationType"),
+    ("src/variables.rs", "COUPLING_MODE", "EnumerationType"),
     ("src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     ("rigid_body/src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     // The unit tests' model.

@@ -165,10 +165,42 @@ impl RigidBody {
         0.5 * self.mass * state.v.norm_squared() + 0.5 * state.w.dot(&self.angular_momentum(state))
     }
 
+    /// Acceleration of the centre of mass under the external force `force_w` (in W), Newton's
+    /// `dv/dt = g + f/m`: the translation the integrator makes exact for a held force.
+    pub fn acceleration(&self, force_w: &Vec3) -> Vec3 {
+        self.gravity + force_w / self.mass
+    }
+
+    /// Angular acceleration in W under the torque `torque_w` about the centre of mass (in W).
+    ///
+    /// It follows from `dL/dt = τ` with `L = I_W ω`, `I_W = R I Rᵀ`: since `dR/dt = [ω]× R`,
+    /// `dI_W/dt ω = ω × (I_W ω) - I_W (ω × ω) = ω × L`, so `I_W dω/dt = τ - ω × L` (Euler's
+    /// equations resolved in W). The integrator integrates the same law through `L`.
+    pub fn angular_acceleration(&self, state: &State, torque_w: &Vec3) -> Vec3 {
+        let inertia_w = self.inertia_w(&state.q);
+        let l_w = inertia_w * state.w;
+        // I_W is symmetric positive definite (validated in `new`), so the solve cannot fail.
+        let cholesky = inertia_w.cholesky().expect("the inertia tensor is positive definite");
+        cholesky.solve(&(torque_w - state.w.cross(&l_w)))
+    }
+
     /// Potential energy in the gravity field, `-m g·r`, zero at the origin of W \[J\].
     pub fn potential_energy(&self, state: &State) -> f64 {
         -self.mass * self.gravity.dot(&state.r)
     }
+}
+
+/// Time derivative of an orientation quaternion under the angular velocity `w` resolved in W:
+/// `dq/dt = 1/2 (0, ω) ⊗ q`, scalar first `(w, x, y, z)`, for `q` of any norm.
+///
+/// `(0, ω) ⊗ q` is orthogonal to `q` in R⁴, so `d|q|²/dt = 0`: the flow keeps the norm, and an
+/// integrator that follows it drifts from unit only by its own error (which Model Exchange
+/// removes at events, see `model`).
+pub fn quaternion_rate(q: [f64; 4], w: &Vec3) -> [f64; 4] {
+    let [s, x, y, z] = q;
+    let v = Vec3::new(x, y, z);
+    let vector = w * s + w.cross(&v);
+    [-0.5 * w.dot(&v), 0.5 * vector[0], 0.5 * vector[1], 0.5 * vector[2]]
 }
 
 /// The motion of the body: position `r` of the centre of mass, orientation `q` (rotates body-frame

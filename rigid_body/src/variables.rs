@@ -1,5 +1,6 @@
 //! The variable table of RigidBody. Value references: `time` 0, parameters 1 to 24, inputs from
-//! 100, outputs from 200. Arrays are flattened as `x[1]`, `x[2]`, ... like ContactForce's, so the
+//! 100, outputs from 200, Model Exchange's continuous states from 300 and their derivatives from
+//! 320. Arrays are flattened as `x[1]`, `x[2]`, ... like ContactForce's, so the
 //! outputs `r_0`, `q`, `v_0`, `w_0` connect element by element to its `frame_X` inputs.
 #![forbid(unsafe_code)]
 
@@ -7,12 +8,19 @@ use std::sync::OnceLock;
 
 use fmi_export::table::{Causality, Table, Variable};
 
-use crate::model::Model;
+use crate::model::{Continuous, Model, Parameters};
 
 type V = Variable<Model>;
 
-/// No output depends on an input directly: outputs are the state at the end of the step.
-const NO_INPUTS: &[&str] = &[];
+// No output depends on an input directly: outputs are the state at the end of the step (in
+// co-simulation) or the continuous states themselves (Model Exchange), so each depends on its
+// state and the energy on all four. An input in these lists would make a false algebraic loop
+// with ContactForce, whose outputs depend on its inputs.
+const ON_R: &[&str] = &["state.r_0"];
+const ON_Q: &[&str] = &["state.q"];
+const ON_V: &[&str] = &["state.v_0"];
+const ON_W: &[&str] = &["state.w_0"];
+const ON_ALL_STATES: &[&str] = &["state.r_0", "state.q", "state.v_0", "state.w_0"];
 
 fn build_table() -> Vec<V> {
     use Causality::{Input, Output, Parameter};
@@ -42,15 +50,41 @@ fn build_table() -> Vec<V> {
         V::float("f_0", 100, 3, Input, "N", "External force at the centre of mass, resolved in W", |m| &mut m.inputs.f_0),
         V::float("t_0", 103, 3, Input, "N.m", "External torque about the centre of mass, resolved in W", |m| &mut m.inputs.t_0),
         V::float("r_0", 200, 3, Output, "m", "Position of the centre of mass (the body frame's origin), in W", |m| &mut m.outputs.r_0)
-            .depends_on(NO_INPUTS),
+            .depends_on(ON_R),
         V::float("q", 203, 4, Output, "1", "Orientation (w, x, y, z), rotating body vectors into W", |m| &mut m.outputs.q)
-            .depends_on(NO_INPUTS),
-        V::float("v_0", 207, 3, Output, "m/s", "Velocity of the centre of mass, in W", |m| &mut m.outputs.v_0).depends_on(NO_INPUTS),
-        V::float("w_0", 210, 3, Output, "rad/s", "Angular velocity, in W", |m| &mut m.outputs.w_0).depends_on(NO_INPUTS),
+            .depends_on(ON_Q),
+        V::float("v_0", 207, 3, Output, "m/s", "Velocity of the centre of mass, in W", |m| &mut m.outputs.v_0).depends_on(ON_V),
+        V::float("w_0", 210, 3, Output, "rad/s", "Angular velocity, in W", |m| &mut m.outputs.w_0).depends_on(ON_W),
         V::float("energy", 213, 1, Output, "J", "Kinetic plus gravitational potential energy", |m| {
             std::slice::from_mut(&mut m.outputs.energy)
         })
-        .depends_on(NO_INPUTS),
+        .depends_on(ON_ALL_STATES),
+        // Model Exchange: the motion as continuous states, their start values those of the start
+        // parameters (the accessors give the parameters until initialisation ends).
+        V::state("state.r_0", 300, 3, "m", "Continuous state: position of the centre of mass, in W (starts at r_0_start)", |m| {
+            m.continuous_mut(|c| &mut c.r_0, |p: &mut Parameters| &mut p.r_0_start)
+        }),
+        V::state("state.q", 303, 4, "1", "Continuous state: orientation (w, x, y, z), renormalised at events (starts at q_start)", |m| {
+            m.continuous_mut(|c| &mut c.q, |p: &mut Parameters| &mut p.q_start)
+        }),
+        V::state("state.v_0", 307, 3, "m/s", "Continuous state: velocity of the centre of mass, in W (starts at v_0_start)", |m| {
+            m.continuous_mut(|c| &mut c.v_0, |p: &mut Parameters| &mut p.v_0_start)
+        }),
+        V::state("state.w_0", 310, 3, "rad/s", "Continuous state: angular velocity, in W (starts at w_0_start)", |m| {
+            m.continuous_mut(|c| &mut c.w_0, |p: &mut Parameters| &mut p.w_0_start)
+        }),
+        V::derivative("der(state.r_0)", 320, 3, 300, "m/s", "Velocity of the centre of mass, in W", |m| {
+            m.derivative_mut(|c: &mut Continuous| &mut c.r_0)
+        }),
+        V::derivative("der(state.q)", 323, 4, 303, "1/s", "Rate of the orientation quaternion, 1/2 (0, w_0) * q", |m| {
+            m.derivative_mut(|c: &mut Continuous| &mut c.q)
+        }),
+        V::derivative("der(state.v_0)", 327, 3, 307, "m/s2", "Acceleration of the centre of mass, g + f_0 / mass, in W", |m| {
+            m.derivative_mut(|c: &mut Continuous| &mut c.v_0)
+        }),
+        V::derivative("der(state.w_0)", 330, 3, 310, "rad/s2", "Angular acceleration from Euler's equations, in W", |m| {
+            m.derivative_mut(|c: &mut Continuous| &mut c.w_0)
+        }),
     ]
 }
 

@@ -52,6 +52,9 @@ const UNITS: &[UnitDefinition] = &[
     unit("s", 0, 0, 1, 0),
     unit("m/s", 0, 1, -1, 0),
     unit("rad/s", 0, 0, -1, 1),
+    // RigidBody's Model Exchange: the rate of a quaternion and the angular acceleration.
+    unit("1/s", 0, 0, -1, 0),
+    unit("rad/s2", 0, 0, -2, 1),
     unit("s/m", 0, -1, 1, 0),
     unit("N", 1, 1, -2, 0),
     unit("N.m", 1, 2, -2, 0),

@@ -104,7 +104,8 @@ impl<M> std::fmt::Debug for Access<M> {
 pub enum Dependencies {
     /// Not an output.
     None,
-    /// Only the input variables with these base names.
+    /// Only the input variables and continuous states (Model Exchange's other knowns) with these
+    /// base names.
     Inputs(&'static [&'static str]),
     /// Every input.
     AllInputs,
@@ -262,7 +263,7 @@ impl<M> Variable<M> {
         self
     }
 
-    /// An output that depends only on the named input variables.
+    /// An output that depends only on the named input variables (and continuous states).
     pub fn depends_on(mut self, inputs: &'static [&'static str]) -> Self {
         self.dependencies = Dependencies::Inputs(inputs);
         self
@@ -970,13 +971,16 @@ impl<M: FmuModel> Table<M> {
     /// scalar. Both the ModelStructure of the model descriptions and fmi3GetVariableDependencies
     /// read it.
     pub fn dependencies_of(&self, s: &Scalar<M>) -> Vec<&Scalar<M>> {
-        let inputs = self.scalars.iter().filter(|input| input.causality() == Causality::Input);
         match s.variable.dependencies {
             Dependencies::None => Vec::new(),
             // The continuous states are knowns too (Model Exchange): what follows from the state
             // of the contact depends on it.
             Dependencies::AllInputs => self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).collect(),
-            Dependencies::Inputs(names) => inputs.filter(|input| names.contains(&input.variable.name)).collect(),
+            Dependencies::Inputs(names) => self
+                .scalars
+                .iter()
+                .filter(|k| (k.causality() == Causality::Input || k.variable.role == Role::State) && names.contains(&k.variable.name))
+                .collect(),
         }
     }
 
