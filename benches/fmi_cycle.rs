@@ -123,7 +123,7 @@ struct Cycle<'a, 'l> {
     bool_out: Vec<c_int>,
     t: f64,
     k: u64,
-    /// The communication step [s].
+    /// The communication step (s).
     h: f64,
     /// B stays where it is (no bobbing).
     resting: bool,

@@ -175,7 +175,7 @@ fn build_table() -> Vec<Variable<Model>> {
             1,
             Output,
             "N",
-            "Largest normal force within the last communication step (StepAverage: the peak the averaged force hides)",
+            "Largest normal force within the communication step the outputs are held over (StepAverage: the peak of the block's own sub-steps, which the averaged force hides; Instantaneous: contact.normal_force)",
             |m| std::slice::from_mut(&mut m.outputs.max_normal_force),
         ),
     ]);

@@ -52,7 +52,7 @@ pub struct Inputs {
     pub frame_b: Frame,
 }
 
-/// Force \[N\] and torque [N.m] about the body frame origin, resolved in W.
+/// Force \[N\] and torque (N.m) about the body frame origin, resolved in W.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Wrench {
     pub f_0: [f64; 3],
@@ -88,7 +88,7 @@ pub struct Outputs {
     pub n_0: [f64; 3],
     pub slip_speed: f64,
     pub sticking: bool,
-    /// The largest normal force [N] within the last communication step: under StepAverage the
+    /// The largest normal force (N) within the last communication step: under StepAverage the
     /// peak of the block's own sub-steps (the averaged force hides it); under Instantaneous the
     /// force is held over the step, so it is `normal_force`.
     pub max_normal_force: f64,
@@ -154,7 +154,7 @@ pub struct Block {
     offset_a: Pose,
     offset_b: Pose,
     laws: Laws,
-    /// Largest internal sub-step [s] of the stateful laws.
+    /// Largest internal sub-step (s) of the stateful laws.
     max_step: f64,
     /// Both geometry frames are the body frames (no offset to compose).
     no_offsets: bool,

@@ -127,9 +127,9 @@ impl Default for FrictionParameters {
 pub struct CouplingParameters {
     /// Stable number of a [`CouplingMode`].
     pub mode: i64,
-    /// The step [s] to average over before the first DoStep (0 = unknown until then).
+    /// The step (s) to average over before the first DoStep (0 = unknown until then).
     pub step: f64,
-    /// Largest sub-step [s] of the block's own integration of the bodies (StepAverage).
+    /// Largest sub-step (s) of the block's own integration of the bodies (StepAverage).
     pub max_substep: f64,
 }
 
@@ -142,11 +142,11 @@ impl Default for CouplingParameters {
 /// Mass properties of one body (`body_a.*` or `body_b.*`), for StepAverage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyParameters {
-    /// Mass [kg]; 0 = immovable.
+    /// Mass (kg); 0 = immovable.
     pub mass: f64,
-    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz [kg.m2] about the centre of mass, in the body frame.
+    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg.m2) about the centre of mass, in the body frame.
     pub inertia: [f64; 6],
-    /// Centre of mass in the body frame [m].
+    /// Centre of mass in the body frame (m).
     pub com: [f64; 3],
 }
 
@@ -453,7 +453,7 @@ pub struct Validated {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepAverageSetup {
     pub mass: [MassProperties; 2],
-    /// `coupling.step` [s]; 0 = the last DoStep's size only.
+    /// `coupling.step` (s); 0 = the last DoStep's size only.
     pub step: f64,
     pub max_substep: f64,
 }

@@ -60,7 +60,7 @@ fn wrenches(out: &Outputs) -> [(Vec3, Vec3); 2] {
 }
 
 impl Block {
-    /// The outputs averaged over a step of `h` [s] from the bodies' states `start` (A, B), in
+    /// The outputs averaged over a step of `h` (s) from the bodies' states `start` (A, B), in
     /// `ceil(h / max_substep)` sub-steps of velocity Verlet (physics/rigid_motion.rs): the
     /// wrenches are the impulses over the step divided by `h`, `contact.normal_force` and
     /// `contact.friction_force` their averages, `contact.max_normal_force` the largest normal

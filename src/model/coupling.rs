@@ -67,7 +67,7 @@ struct StepRecord {
 /// What StepAverage keeps from step to step (part of the FMU state).
 #[derive(Clone, Debug, Default)]
 pub struct Coupling {
-    /// Size [s] of the last completed DoStep; 0 before the first.
+    /// Size (s) of the last completed DoStep; 0 before the first.
     last_step: f64,
     external: [External; 2],
     drift: [Drift; 2],

@@ -37,12 +37,12 @@ use super::math::{BodyState, Pose, Rotation, Vec3};
 /// Mass, inertia and centre of mass of one body (`body_X.mass`, `body_X.inertia`, `body_X.com`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MassProperties {
-    /// Mass [kg]; 0 = immovable.
+    /// Mass (kg); 0 = immovable.
     pub mass: f64,
-    /// Inertia tensor about the centre of mass in the body frame [kg.m2]; zero = no rotational
+    /// Inertia tensor about the centre of mass in the body frame (kg.m2); zero = no rotational
     /// dynamics (the body turns at its input angular velocity).
     pub inertia: Matrix3<f64>,
-    /// Centre of mass in the body frame [m].
+    /// Centre of mass in the body frame (m).
     pub com: Vec3,
 }
 
@@ -105,9 +105,9 @@ pub struct Motion {
     pub c: Vec3,
     pub v_c: Vec3,
     pub q: Rotation,
-    /// Angular velocity [rad/s].
+    /// Angular velocity (rad/s).
     pub w: Vec3,
-    /// Angular momentum about C [N.m.s] (zero for a body without rotational dynamics).
+    /// Angular momentum about C (N.m.s) (zero for a body without rotational dynamics).
     pub l: Vec3,
 }
 

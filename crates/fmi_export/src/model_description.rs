@@ -26,7 +26,7 @@ use crate::table::{format_real, Causality, EnumerationType, Role, Scalar, ValueT
 pub const GENERATION_TOOL: &str = "fmi_export (cargo xtask codegen)";
 
 /// The `<Tool name>` of the FMI 2.0 VendorAnnotations that keep the enumeration items by name
-/// (see [`fmi2_enumeration_annotation`]).
+/// (see `fmi2_enumeration_annotation`).
 pub const ENUMERATION_ANNOTATION_TOOL: &str = "fmi_export";
 
 /// A unit with its SI base-unit exponents (kg, m, s, rad); `None` for units with fractional
