@@ -47,9 +47,7 @@ fn shape(kind: ShapeKind, radius: f64, length: f64, inside: bool) -> GeometryPar
 /// A holder (A, fixed at the origin) and what rests in it (B), with a linear spring of stiffness
 /// `k` and nothing else: at rest the damping and the friction carry nothing.
 fn resting(holder: GeometryParameters, held: GeometryParameters, k: f64) -> Block {
-    let mut p = Parameters::default();
-    p.geometry_a = holder;
-    p.geometry_b = held;
+    let mut p = Parameters { geometry_a: holder, geometry_b: held, ..Parameters::default() };
     p.normal.stiffness = k;
     Block::new(&p, None).unwrap_or_else(|e| panic!("{e}")).0
 }
@@ -115,9 +113,7 @@ fn exchanging_a_and_b_mirrors_every_inside_pair_and_newton_three_holds() {
     let mut rng = Rng(0x1b51_de5a_fe00_0021);
     let mut touching = 0;
     for (holder, held) in OFFERED {
-        let mut p = Parameters::default();
-        p.geometry_a = shape(holder, 0.2, 0.5, true);
-        p.geometry_b = shape(held, 0.06, 0.1, false);
+        let mut p = Parameters { geometry_a: shape(holder, 0.2, 0.5, true), geometry_b: shape(held, 0.06, 0.1, false), ..Parameters::default() };
         p.geometry_a.r = rng.vec(0.02).into();
         p.geometry_a.q = rng.quaternion();
         p.geometry_b.q = rng.quaternion();
@@ -186,9 +182,7 @@ fn every_inside_pair_not_offered_is_refused_naming_the_switch_the_pair_and_what_
     }
     assert!(refused > 100, "only {refused} refusals");
     // Two inside surfaces never touch as solids.
-    let mut p = Parameters::default();
-    p.geometry_a = shape(ShapeKind::Sphere, 0.2, 0.0, true);
-    p.geometry_b = shape(ShapeKind::Sphere, 0.1, 0.0, true);
+    let p = Parameters { geometry_a: shape(ShapeKind::Sphere, 0.2, 0.0, true), geometry_b: shape(ShapeKind::Sphere, 0.1, 0.0, true), ..Parameters::default() };
     let message = p.validate(None).unwrap_err().to_string();
     assert!(message.starts_with("geometry_a.inside, geometry_b.inside, "), "{message}");
     assert!(message.contains("both geometries are inside surfaces"), "{message}");
