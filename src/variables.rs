@@ -264,6 +264,15 @@ fn build_table() -> Vec<Variable<Model>> {
                     concat!("Orientation of the geometry frame in ", $body, "'s body frame (w, x, y, z)"),
                     |m| &mut $g(m).q,
                 ),
+                V::boolean_parameter(
+                    concat!($prefix, ".inside"),
+                    $base + 20,
+                    concat!(
+                        "The contact surface is the inside of ", $body, "'s shape (Adams IFLIP/JFLIP_GEOMETRY): a Sphere is a socket, ",
+                        "a Cylinder an open-ended bore of its length; offered against a Point, Sphere or Capsule (and a Cylinder in a Cylinder)"
+                    ),
+                    |m| &mut $g(m).inside,
+                ),
             ]
         };
     }

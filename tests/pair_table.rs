@@ -99,3 +99,51 @@ fn every_pair_is_accepted_in_both_orders_or_refused_naming_both_shapes() {
         }
     }
 }
+
+/// The inside surfaces' table of the guide: rows are the inside shape (A, `geometry_a.inside`),
+/// columns what lies in it (B); a cell is the point count, "—" when refused. Shapes whose inside
+/// is offered for no pair get no row (the guide says so in a sentence).
+fn inside_table() -> String {
+    let kinds: Vec<ShapeKind> = ShapeKind::ITEMS.iter().map(|i| ShapeKind::from_value(i.value).unwrap()).collect();
+    let mut text = String::from("| inside A \\ B |");
+    for b in &kinds {
+        text.push_str(&format!(" {} |", b.name()));
+    }
+    text.push_str("\n|---|");
+    text.push_str(&"---|".repeat(kinds.len()));
+    text.push('\n');
+    for a in &kinds {
+        let cells: Vec<String> = kinds
+            .iter()
+            .map(|b| match GeometryPair::with_inside(sample(*a), true, sample(*b), false) {
+                Ok(pair) => pair.max_points().to_string(),
+                Err(_) => "—".to_string(),
+            })
+            .collect();
+        if cells.iter().all(|c| c == "—") {
+            continue;
+        }
+        text.push_str(&format!("| **{}** |", a.name()));
+        for cell in cells {
+            text.push_str(&format!(" {cell} |"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn the_guides_inside_table_matches_the_registry_in_both_orders() {
+    let expected = inside_table();
+    let text = std::fs::read_to_string(format!("{}/docs/src/pairs.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(text.contains(&expected), "docs/src/pairs.md's inside table is out of date; replace it with:\n\n{expected}");
+    // The inside shape as B behaves as it does as A.
+    for a in ShapeKind::ITEMS {
+        for b in ShapeKind::ITEMS {
+            let (a, b) = (ShapeKind::from_value(a.value).unwrap(), ShapeKind::from_value(b.value).unwrap());
+            let forward = GeometryPair::with_inside(sample(a), true, sample(b), false).map(|p| p.max_points()).ok();
+            let backward = GeometryPair::with_inside(sample(b), false, sample(a), true).map(|p| p.max_points()).ok();
+            assert_eq!(forward, backward, "{a:?} inside - {b:?}");
+        }
+    }
+}

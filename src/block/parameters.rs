@@ -33,6 +33,8 @@ pub struct GeometryParameters {
     pub r: [f64; 3],
     /// Orientation of the geometry frame in the body frame, (w, x, y, z).
     pub q: [f64; 4],
+    /// The contact surface is the inside of the shape (a socket, a bore), Adams' IFLIP/JFLIP.
+    pub inside: bool,
 }
 
 impl GeometryParameters {
@@ -45,6 +47,7 @@ impl GeometryParameters {
             file: String::new(),
             r: [0.0; 3],
             q: [1.0, 0.0, 0.0, 0.0],
+            inside: false,
         }
     }
 }
@@ -556,10 +559,22 @@ impl Parameters {
         let mut warnings = Vec::new();
         let (shape_a, offset_a) = geometry("geometry_a", &p.geometry_a, resources, &mut warnings)?;
         let (shape_b, offset_b) = geometry("geometry_b", &p.geometry_b, resources, &mut warnings)?;
-        let pair = GeometryPair::new(shape_a, shape_b).map_err(|e| ParameterError {
-            variable: "geometry_a.shape, geometry_b.shape".to_string(),
-            value: format!("{}, {}", e.a.name(), e.b.name()),
-            rule: e.to_string(),
+        let (inside_a, inside_b) = (p.geometry_a.inside, p.geometry_b.inside);
+        let pair = GeometryPair::with_inside(shape_a, inside_a, shape_b, inside_b).map_err(|e| {
+            // An inside pair is refused naming the switches that made it one.
+            let switches: Vec<&str> = [(inside_a, "geometry_a.inside"), (inside_b, "geometry_b.inside")]
+                .into_iter()
+                .filter_map(|(on, name)| on.then_some(name))
+                .collect();
+            let (variable, value) = if switches.is_empty() {
+                ("geometry_a.shape, geometry_b.shape".to_string(), format!("{}, {}", e.a.name(), e.b.name()))
+            } else {
+                (
+                    format!("{}, geometry_a.shape, geometry_b.shape", switches.join(", ")),
+                    format!("{}, {}, {}", vec!["true"; switches.len()].join(", "), e.a.name(), e.b.name()),
+                )
+            };
+            ParameterError { variable, value, rule: e.to_string() }
         })?;
         let normal = normal_law(&p.normal)?;
         let friction = friction_law(&p.friction)?;

@@ -36,7 +36,7 @@ OUTPUTS = {
 
 # interface.md, Parameters section (scalars; arrays are checked through their first element).
 PARAMETERS = [
-    *(f"geometry_{x}.{p}" for x in "ab" for p in ("shape", "radius", "length", "size[1]", "file", "r[1]", "q[1]")),
+    *(f"geometry_{x}.{p}" for x in "ab" for p in ("shape", "radius", "length", "size[1]", "file", "r[1]", "q[1]", "inside")),
     "normal.law", "normal.stiffness", "normal.damping", "normal.exponent", "normal.damping_exponent",
     "normal.velocity_exponent", "normal.transition_width", "normal.full_damping_depth", "normal.restitution",
     "normal.restitution_model", "normal.max_depth",

@@ -299,6 +299,22 @@ impl<M> Variable<M> {
         v
     }
 
+    /// A Boolean parameter.
+    pub fn boolean_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut bool) -> Self {
+        Variable {
+            name,
+            vr,
+            size: 1,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            ty: ValueType::Boolean,
+            description,
+            access: Access::Bool(access),
+            dependencies: Dependencies::None,
+            role: Role::Plain,
+        }
+    }
+
     /// A String parameter.
     pub fn string_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut String) -> Self {
         Variable {

@@ -174,6 +174,13 @@ impl GeometryPair {
     /// Whether [`GeometryPair::contacts_over`] can differentiate this pair; the error names the
     /// pair and says why not.
     pub fn differentiable(&self) -> Result<(), NotDifferentiable> {
+        if self.inside != [false, false] {
+            return Err(NotDifferentiable {
+                a: self.shape_a.kind(),
+                b: self.shape_b.kind(),
+                reason: "an inside surface (geometry_X.inside) has no exact derivatives yet",
+            });
+        }
         let (base, follower) = if self.flipped { (&self.shape_b, &self.shape_a) } else { (&self.shape_a, &self.shape_b) };
         family(base.kind(), follower.kind())
             .map(|_| ())

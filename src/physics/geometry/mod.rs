@@ -5,6 +5,10 @@
 //! unsupported pair is an error at construction ([`UnsupportedPair`]), distinct from "no contact"
 //! (a positive separation).
 //!
+//! A geometry may be an inside surface (`geometry_X.inside`): the solid is then the space outside
+//! the shape's surface, and the canonical inside pairs (`inside_canonical`, the inside shape
+//! first: `inside_sphere`, `inside_cylinder`) take what lies in the cavity.
+//!
 //! A pair function appends the pair's contact points to a vector. Each point carries an `id`
 //! below the pair's `max_points` (a box corner, a cloud point, a manifold slot), which keys the
 //! per-point state of the stateful laws and the per-point outputs, and a `weight` that scales the
@@ -32,6 +36,8 @@ mod height_field;
 pub(crate) mod hull_depth;
 mod hull_dispatch;
 mod hull_plane;
+mod inside_cylinder;
+mod inside_sphere;
 pub mod kinematics;
 mod kinematics_face;
 mod kinematics_mesh;
@@ -121,14 +127,55 @@ impl<S: Real> ContactPoint<S> {
 pub struct UnsupportedPair {
     pub a: ShapeKind,
     pub b: ShapeKind,
+    /// Whether A and B are inside surfaces (`geometry_X.inside`).
+    pub inside: [bool; 2],
     /// Why, in one sentence.
     pub reason: &'static str,
 }
 
 impl std::fmt::Display for UnsupportedPair {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "geometry pair {} (A) - {} (B) is not supported: {}", self.a.name(), self.b.name(), self.reason)
+        let side = |kind: ShapeKind, inside: bool, body: &str| {
+            if inside {
+                format!("{} inside ({body})", kind.name())
+            } else {
+                format!("{} ({body})", kind.name())
+            }
+        };
+        let (a, b) = (side(self.a, self.inside[0], "A"), side(self.b, self.inside[1], "B"));
+        write!(f, "geometry pair {a} - {b} is not supported: {}", self.reason)
     }
+}
+
+/// What the inside surfaces offer, said in every refusal of an inside pair.
+macro_rules! inside_offered {
+    () => {
+        "inside surfaces are offered for a Sphere (a socket: against a Point, Sphere or Capsule in it) and a Cylinder \
+         (an open-ended bore of its length, end faces off: against a Point, Sphere, Capsule or Cylinder in it)"
+    };
+}
+
+/// The canonical inside pairs, the inside shape (base) first: the one place that says which exist.
+fn inside_canonical(base: ShapeKind, follower: ShapeKind) -> Result<(PairFunction, PointCount), &'static str> {
+    use ShapeKind::*;
+    Ok(match (base, follower) {
+        (Sphere, Point | Sphere) => (inside_sphere::ball_contacts, one),
+        (Sphere, Capsule) => (inside_sphere::capsule_contacts, inside_sphere::capsule_count),
+        (Cylinder, Point | Sphere) => (inside_cylinder::ball_contacts, one),
+        (Cylinder, Capsule | Cylinder) => (inside_cylinder::shaft_contacts, inside_cylinder::shaft_count),
+        (Sphere | Cylinder, _) => {
+            return Err(concat!(
+                "this shape in the cavity is not offered yet (Box, ConvexHull, PointCloud and the others); ",
+                inside_offered!()
+            ))
+        }
+        _ => {
+            return Err(concat!(
+                "the inside of this shape is not offered yet (Box, Capsule, Ellipsoid and the others; a Cylinder's end faces neither); ",
+                inside_offered!()
+            ))
+        }
+    })
 }
 
 /// A canonical pair's contact function: base shape and its geometry pose in W, follower shape
@@ -196,6 +243,8 @@ fn impossible(a: ShapeKind, b: ShapeKind) -> Option<&'static str> {
 pub struct GeometryPair {
     shape_a: Shape,
     shape_b: Shape,
+    /// A and B are inside surfaces (`geometry_X.inside`).
+    inside: [bool; 2],
     function: PairFunction,
     /// The canonical function takes B first.
     flipped: bool,
@@ -205,20 +254,54 @@ pub struct GeometryPair {
 }
 
 impl GeometryPair {
+    /// The pair of two solids.
     pub fn new(shape_a: Shape, shape_b: Shape) -> Result<Self, UnsupportedPair> {
+        Self::with_inside(shape_a, false, shape_b, false)
+    }
+
+    /// The pair of two shapes each of which is a solid or, with `inside_X`, the space inside its
+    /// surface (a socket, a bore): the canonical inside pairs take the inside shape as the base.
+    /// Two inside surfaces never touch as solids, and an inside shape the block does not offer
+    /// is refused with what is offered.
+    pub fn with_inside(shape_a: Shape, inside_a: bool, shape_b: Shape, inside_b: bool) -> Result<Self, UnsupportedPair> {
         let (a, b) = (shape_a.kind(), shape_b.kind());
-        if let Some(reason) = impossible(a, b) {
-            return Err(UnsupportedPair { a, b, reason });
-        }
-        let (function, count, flipped) = match (canonical(a, b), canonical(b, a)) {
-            (Some((function, count)), _) => (function, count, false),
-            (None, Some((function, count))) => (function, count, true),
-            (None, None) => return Err(UnsupportedPair { a, b, reason: "not supported yet" }),
+        let inside = [inside_a, inside_b];
+        let refuse = |reason| UnsupportedPair { a, b, inside, reason };
+        let (function, count, flipped) = match inside {
+            [false, false] => {
+                if let Some(reason) = impossible(a, b) {
+                    return Err(refuse(reason));
+                }
+                match (canonical(a, b), canonical(b, a)) {
+                    (Some((function, count)), _) => (function, count, false),
+                    (None, Some((function, count))) => (function, count, true),
+                    (None, None) => return Err(refuse("not supported yet")),
+                }
+            }
+            [true, false] => {
+                let (function, count) = inside_canonical(a, b).map_err(refuse)?;
+                (function, count, false)
+            }
+            [false, true] => {
+                let (function, count) = inside_canonical(b, a).map_err(refuse)?;
+                (function, count, true)
+            }
+            [true, true] => {
+                return Err(refuse(concat!(
+                    "both geometries are inside surfaces, and two cavities never touch as solids; make one of them a solid; ",
+                    inside_offered!()
+                )))
+            }
         };
-        let same_kind = a == b;
+        let same_kind = a == b && !inside_a && !inside_b;
         let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) }
             .max(if same_kind { count(&shape_b, &shape_a) } else { 0 });
-        Ok(GeometryPair { shape_a, shape_b, function, flipped, same_kind, max_points })
+        Ok(GeometryPair { shape_a, shape_b, inside, function, flipped, same_kind, max_points })
+    }
+
+    /// Whether A and B are inside surfaces.
+    pub fn inside(&self) -> [bool; 2] {
+        self.inside
     }
 
     pub fn shape_a(&self) -> &Shape {
@@ -239,6 +322,13 @@ impl GeometryPair {
     /// 0 where a point touches or two flat surfaces meet (nothing rolls).
     pub fn rolling_radius(&self) -> f64 {
         let (r_a, r_b) = (self.shape_a.rolling_radius(), self.shape_b.rolling_radius());
+        if self.inside != [false, false] {
+            // A ball or a shaft rolling on a concave wall of radius R: the surfaces curve the
+            // same way, `1 / (1 / r - 1 / R)`; nothing rolls where the follower is a point or does
+            // not fit inside.
+            let (cavity, follower) = if self.inside[0] { (r_a, r_b) } else { (r_b, r_a) };
+            return if follower > 0.0 && follower < cavity { 1.0 / (1.0 / follower - 1.0 / cavity) } else { 0.0 };
+        }
         if r_a == 0.0 || r_b == 0.0 || (r_a.is_infinite() && r_b.is_infinite()) {
             return 0.0;
         }
