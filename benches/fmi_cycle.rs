@@ -1,8 +1,9 @@
 //! The full FMI 2.0 co-simulation cycle through the C ABI of the packaged library, loaded with
 //! dlopen as an importer does: set the 26 inputs, DoStep, get the outputs.
 //!
-//! The library is the release build that `cargo xtask fmu` packages into ContactForce-fmi2.fmu
-//! (target/xtask/ContactForce/fmi2/ContactForce.so), or the one `$CONTACTFORCE_FMI2_SO` names.
+//! The library is the release build that `cargo xtask fmu` packages into ContactForce-fmi2.fmu and
+//! ContactForce-fmi3.fmu (target/xtask/ContactForce/ContactForce.so), or the one
+//! `$CONTACTFORCE_FMI2_SO` names.
 //! The inputs change at every cycle (B bobs up and down by a micrometre while sliding), so every
 //! cycle evaluates the contact once: the lazy outputs cannot serve a cached answer.
 
@@ -33,7 +34,7 @@ type DoStep = unsafe extern "C" fn(Component, f64, f64, c_int) -> c_int;
 /// The library's path.
 fn library_path() -> PathBuf {
     std::env::var_os("CONTACTFORCE_FMI2_SO").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/xtask/ContactForce/fmi2/ContactForce.so")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/xtask/ContactForce/ContactForce.so")
     })
 }
 

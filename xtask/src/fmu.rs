@@ -1,11 +1,15 @@
-//! `cargo xtask fmu`: the two FMU archives.
+//! `cargo xtask fmu`: the FMU archives, an FMI 2 and an FMI 3 one per model.
 //!
-//! Each FMI version gets its own release build (`--features fmi2` or `fmi3`) so that its binary
-//! exports exactly that version's functions. The builds use cargo-zigbuild against glibc 2.17
-//! ([`crate::zigbuild`]), so the binaries load on old enterprise Linux hosts. Before anything is
-//! packaged, [`crate::symbols`] checks every binary's exports, its glibc symbol versions and its
-//! DT_NEEDED libraries, and the unwinding probe proves that a panic is still caught in a library
-//! linked this way (zig's libunwind in place of libgcc_s). The archives are deterministic: sorted entries, the 1980-01-01 timestamp
+//! Each model is built once, in one cargo invocation with the unwinding probe, with both FMI
+//! versions' exports (the default features): the fmi2* and fmi3* names differ, so one binary
+//! serves both FMUs of a model, and the release build of each crate runs once instead of once per
+//! version. The invocation is the same on every run, so a run with nothing changed finds every
+//! unit fresh (builds with alternating features shared one output file and invalidated each other).
+//! The build uses cargo-zigbuild against glibc 2.17 ([`crate::zigbuild`]), so the binaries load on
+//! old enterprise Linux hosts. Before anything is packaged, [`crate::symbols`] checks every
+//! binary's exports, its glibc symbol versions and its DT_NEEDED libraries, and the unwinding probe
+//! proves that a panic is still caught in a library linked this way (zig's libunwind in place of
+//! libgcc_s). The archives are deterministic: sorted entries, the 1980-01-01 timestamp
 //! and fixed permissions, so that two builds differ only where the binary differs.
 
 use std::collections::BTreeMap;
@@ -18,14 +22,14 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
 use crate::models::{Model, MODELS};
-use crate::symbols::{self, GlibcVersion, FMI2_FUNCTIONS, FMI3_FUNCTIONS};
+use crate::symbols::{self, GlibcVersion};
 use crate::zigbuild::{self, Toolchain, GLIBC_FLOOR};
 use crate::{codegen, root, run, target_dir, Result};
 
-/// What differs between the two FMUs.
+/// What differs between the two FMUs of a model (they share the binary).
 struct Flavor {
-    /// Cargo feature that selects the C API.
-    feature: &'static str,
+    /// The FMU's file name suffix: `<model>-fmi2.fmu`, `<model>-fmi3.fmu`.
+    name: &'static str,
     fmi_version: &'static str,
     /// The committed model description that ships, in the model's folder.
     model_description: &'static str,
@@ -33,32 +37,34 @@ struct Flavor {
     platform: &'static str,
     /// Entry point of the documentation: FMI 2 names it _main.html, FMI 3 index.html.
     documentation: &'static str,
-    /// The functions the binary exports, and nothing else.
-    required: &'static [&'static str],
 }
 
 const FLAVORS: [Flavor; 2] = [
     Flavor {
-        feature: "fmi2",
+        name: "fmi2",
         fmi_version: "2.0",
         model_description: "fmi2.xml",
         platform: "linux64",
         documentation: "documentation/_main.html",
-        required: &FMI2_FUNCTIONS,
     },
     Flavor {
-        feature: "fmi3",
+        name: "fmi3",
         fmi_version: "3.0",
         model_description: "fmi3.xml",
         platform: "x86_64-linux",
         documentation: "documentation/index.html",
-        required: &FMI3_FUNCTIONS,
     },
 ];
 
 /// Where the FMUs are written (target/fmu).
 pub fn output_dir() -> PathBuf {
     target_dir().join("fmu")
+}
+
+/// The packaged binary of a model, as the last `cargo xtask fmu` checked it: the FMI cycle
+/// benchmark loads it from here.
+pub fn staged_library(model_name: &str) -> PathBuf {
+    target_dir().join("xtask").join(model_name).join(format!("{model_name}.so"))
 }
 
 pub fn build() -> Result {
@@ -68,26 +74,28 @@ pub fn build() -> Result {
     // The committed XML is what ships, so a stale file is an error rather than silently regenerated.
     codegen::check()?;
     let toolchain = Toolchain::ensure()?;
+    build_libraries(&toolchain)?;
     check_unwinding(&toolchain)?;
 
     fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
+    let required = symbols::fmi_functions();
+    let mut libraries = Vec::new();
+    let mut problems = Vec::new();
     for model in MODELS {
-        let mut libraries = Vec::new();
-        let mut problems = Vec::new();
+        let library = stage_library(model)?;
+        let what = format!("the {} library ({})", model.name, library.display());
+        match check_library(&library, &required, &what) {
+            Ok(summary) => println!("{}: {summary}", model.name),
+            Err(problem) => problems.push(problem),
+        }
+        libraries.push(library);
+    }
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
+    for (model, library) in MODELS.iter().zip(&libraries) {
         for flavor in &FLAVORS {
-            let library = build_library(&toolchain, model, flavor)?;
-            let what = format!("the {} {} build ({})", model.name, flavor.feature, library.display());
-            match check_library(&library, flavor.required, &what) {
-                Ok(summary) => println!("{} {}: {summary}", model.name, flavor.feature),
-                Err(problem) => problems.push(problem),
-            }
-            libraries.push(library);
-        }
-        if !problems.is_empty() {
-            return Err(problems.join("\n"));
-        }
-        for (flavor, library) in FLAVORS.iter().zip(&libraries) {
-            let archive = output_dir().join(format!("{}-{}.fmu", model.name, flavor.feature));
+            let archive = output_dir().join(format!("{}-{}.fmu", model.name, flavor.name));
             package(model, flavor, library, &archive)?;
             println!("wrote {}", archive.display());
         }
@@ -104,7 +112,7 @@ fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String
     let portability = symbols::check_portability(&dependencies, &floor, what);
     match (exports, portability) {
         (Ok(()), Ok(highest)) => Ok(format!(
-            "exports its FMI version's {} functions and nothing else; highest glibc symbol version {} (floor {floor}); DT_NEEDED {}",
+            "exports its {} required functions and nothing else; highest glibc symbol version {} (floor {floor}); DT_NEEDED {}",
             required.len(),
             highest.map_or_else(|| "no versioned symbol".to_string(), |v| v.to_string()),
             dependencies.needed.join(" ")
@@ -113,28 +121,36 @@ fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String
     }
 }
 
-/// Builds the model's release library with one FMI version's API (cargo zigbuild, glibc 2.17) and
-/// copies it to a staging folder, since the next build overwrites `lib<package>.so`.
-fn build_library(toolchain: &Toolchain, model: &Model, flavor: &Flavor) -> Result<PathBuf> {
-    println!("==> building the {} {} library (release, {})", model.name, flavor.feature, zigbuild::zig_target());
-    run(toolchain
-        .release_build()
-        .args(["--lib", "--package", model.package, "--no-default-features", "--features", flavor.feature])
-        .current_dir(root()))?;
+/// Builds every model's release library and the unwinding probe in one cargo invocation (cargo
+/// zigbuild, glibc 2.17), so that cargo schedules the crates side by side on the available cores.
+/// The default features are both FMI versions; no feature is named, so that any other build of
+/// these packages for this target with the default features shares the fingerprints.
+fn build_libraries(toolchain: &Toolchain) -> Result {
+    let packages: Vec<&str> = MODELS.iter().map(|model| model.package).collect();
+    println!("==> building the {} libraries and the unwinding probe (release, {})", packages.join(", "), zigbuild::zig_target());
+    let mut command = toolchain.release_build();
+    command.args(["--lib", "--package", "unwind_probe"]);
+    for package in packages {
+        command.args(["--package", package]);
+    }
+    run(command.current_dir(root()))
+}
+
+/// Copies a model's built library to [`staged_library`] and returns that path.
+fn stage_library(model: &Model) -> Result<PathBuf> {
     let built = zigbuild::release_dir().join(format!("lib{}.so", model.package));
-    let staging = target_dir().join("xtask").join(model.name).join(flavor.feature);
-    fs::create_dir_all(&staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
-    let staged = staging.join(format!("{}.so", model.name));
+    let staged = staged_library(model.name);
+    let staging = staged.parent().expect("a staging folder");
+    fs::create_dir_all(staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
     fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
     Ok(staged)
 }
 
-/// Builds crates/unwind_probe like the FMU binaries, checks it like them (its one export, the
-/// glibc floor), then loads it into Python with ctypes and calls it: a panic must unwind through
-/// its frames and be caught, as the FMUs' `catch_unwind` at the C boundary needs.
+/// Checks crates/unwind_probe (built like the FMU binaries) like them (its one export, the glibc
+/// floor), then loads it into Python with ctypes and calls it: a panic must unwind through its
+/// frames and be caught, as the FMUs' `catch_unwind` at the C boundary needs.
 fn check_unwinding(toolchain: &Toolchain) -> Result {
     println!("==> the unwinding probe (crates/unwind_probe, {})", zigbuild::zig_target());
-    run(toolchain.release_build().args(["--lib", "--package", "unwind_probe"]).current_dir(root()))?;
     let library = zigbuild::release_dir().join("libunwind_probe.so");
     check_library(&library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
     let output = Command::new(toolchain.python())
@@ -154,7 +170,8 @@ fn check_unwinding(toolchain: &Toolchain) -> Result {
     }
 }
 
-/// Writes the FMU archive of `model` for `flavor` with `library` as its binary.
+/// Writes the FMU archive of `model` for `flavor` with `library` as its binary (the same file for
+/// both flavors).
 fn package(model: &Model, flavor: &Flavor, library: &Path, archive: &Path) -> Result {
     let read = |path: &Path| fs::read(path).map_err(|e| format!("could not read {}: {e}", path.display()));
     let identifier = model.name;

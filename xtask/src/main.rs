@@ -2,9 +2,10 @@
 //!
 //! Commands:
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
-//! - `fmu`: build both FMUs into target/fmu/ from the committed model descriptions, their binaries
-//!   with cargo zigbuild for glibc 2.17 (the tools install themselves under target/tools on first
-//!   use), each checked for its exports, glibc symbol versions and needed libraries.
+//! - `fmu`: build each model's FMI 2 and FMI 3 FMU into target/fmu/ from the committed model
+//!   descriptions, with one binary per model for both, built with cargo zigbuild for glibc 2.17
+//!   (the tools install themselves under target/tools on first use) and checked for its exports,
+//!   glibc symbol versions and needed libraries.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
 //! - `test`: the whole test suite: codegen check, cargo tests, cargo doc without warnings, the
 //!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim),

@@ -4,7 +4,7 @@
 pub struct Model {
     /// modelName / modelIdentifier; the FMUs are `<name>-fmi2.fmu` and `<name>-fmi3.fmu`.
     pub name: &'static str,
-    /// The cargo package whose cdylib is the FMU's binary (features `fmi2`, `fmi3`).
+    /// The cargo package whose cdylib is the binary of both FMUs (default features: both APIs).
     pub package: &'static str,
     /// Folder (relative to the workspace root) of the committed `fmi2.xml` and `fmi3.xml`.
     pub model_descriptions: &'static str,

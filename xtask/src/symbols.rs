@@ -1,9 +1,11 @@
 //! What a built FMU binary exports and what it needs from the system, checked before packaging.
 //!
 //! Exports: the lists are the `#define fmiXName fmiXFullName(fmiXName)` lines of fmi2Functions.h
-//! (44 names) and fmi3Functions.h (75 names). Each FMU's binary must export exactly its own
-//! version's functions: all of them, and nothing else (so no function of the other version, and no
-//! Rust or libunwind symbol that could interpose on the host's).
+//! (44 names) and fmi3Functions.h (75 names). A model's one binary serves its FMI 2 and its FMI 3
+//! FMU, so it must export exactly both lists: all of them, and nothing else (no Rust or libunwind
+//! symbol that could interpose on the host's). The two lists share no name (every name carries its
+//! version's prefix), so an importer of either version finds only its own functions under their
+//! standard names.
 //!
 //! Needs: the binary must load on glibc 2.17 ([`crate::zigbuild`] builds it so): no symbol version
 //! above GLIBC_2.17 in its version requirements (.gnu.version_r, what the dynamic loader checks)
@@ -142,6 +144,11 @@ pub const FMI3_FUNCTIONS: [&str; 75] = [
     "fmi3ActivateModelPartition",
 ];
 
+/// Every function an FMU binary exports: the FMI 2 functions, then the FMI 3 ones.
+pub fn fmi_functions() -> Vec<&'static str> {
+    FMI2_FUNCTIONS.iter().chain(&FMI3_FUNCTIONS).copied().collect()
+}
+
 /// The names of the symbols a shared library defines in its dynamic symbol table.
 pub fn exported_functions(library: &Path) -> Result<BTreeSet<String>> {
     let bytes = read(library)?;
@@ -154,7 +161,7 @@ pub fn exported_functions(library: &Path) -> Result<BTreeSet<String>> {
 }
 
 /// Checks that `exported` is exactly `required`; the error lists every missing and every extra
-/// name, and names the other FMI version when its functions are among the extras.
+/// name.
 pub fn check_exports(exported: &BTreeSet<String>, required: &[&str], what: &str) -> Result {
     let missing: Vec<&str> = required.iter().copied().filter(|name| !exported.contains(*name)).collect();
     let extra: Vec<&str> = exported.iter().map(String::as_str).filter(|name| !required.contains(name)).collect();
@@ -163,12 +170,7 @@ pub fn check_exports(exported: &BTreeSet<String>, required: &[&str], what: &str)
         problems.push(format!("{what} does not export {} required function(s):\n  {}", missing.len(), missing.join("\n  ")));
     }
     if !extra.is_empty() {
-        let other_version = if extra.iter().any(|name| name.starts_with("fmi")) { ", among them another FMI version's" } else { "" };
-        problems.push(format!(
-            "{what} exports {} symbol(s) that are not its FMI version's functions{other_version}:\n  {}",
-            extra.len(),
-            extra.join("\n  ")
-        ));
+        problems.push(format!("{what} exports {} symbol(s) that are not among its required functions:\n  {}", extra.len(), extra.join("\n  ")));
     }
     if problems.is_empty() {
         Ok(())
@@ -330,16 +332,28 @@ mod tests {
     }
 
     #[test]
+    fn both_versions_are_required_once_each() {
+        let all = fmi_functions();
+        assert_eq!(all.len(), FMI2_FUNCTIONS.len() + FMI3_FUNCTIONS.len());
+        assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len(), "a name in both lists");
+        assert!(all.contains(&"fmi2DoStep") && all.contains(&"fmi3DoStep") && all.contains(&"fmi3InstantiateCoSimulation"));
+    }
+
+    #[test]
     fn check_lists_missing_and_extra_exports() {
+        let required = fmi_functions();
+        // A binary built with one version's feature only: the other version's functions are missing.
+        let fmi2_only: BTreeSet<String> = FMI2_FUNCTIONS.iter().map(|s| s.to_string()).collect();
+        let error = check_exports(&fmi2_only, &required, "test.so").unwrap_err();
+        assert!(error.starts_with("test.so does not export 75 required function(s):\n  fmi3GetVersion\n"), "{error}");
+        assert!(!error.contains("fmi2") && !error.contains("not among"), "{error}");
+
         let exported: BTreeSet<String> = ["fmi2GetVersion", "fmi3DoStep", "rust_helper"].iter().map(|s| s.to_string()).collect();
         let error = check_exports(&exported, &["fmi2GetVersion", "fmi2DoStep", "fmi2Reset"], "test.so").unwrap_err();
         assert!(error.contains("does not export 2 required function(s):\n  fmi2DoStep\n  fmi2Reset"), "{error}");
-        assert!(
-            error.contains("exports 2 symbol(s) that are not its FMI version's functions, among them another FMI version's:\n  fmi3DoStep\n  rust_helper"),
-            "{error}"
-        );
+        assert!(error.contains("exports 2 symbol(s) that are not among its required functions:\n  fmi3DoStep\n  rust_helper"), "{error}");
         let error = check_exports(&exported, &["fmi2GetVersion", "fmi3DoStep"], "test.so").unwrap_err();
-        assert!(error.ends_with("not its FMI version's functions:\n  rust_helper"), "{error}");
+        assert!(error.ends_with("not among its required functions:\n  rust_helper"), "{error}");
         assert!(check_exports(&exported, &["fmi2GetVersion", "fmi3DoStep", "rust_helper"], "test.so").is_ok());
     }
 
