@@ -120,8 +120,10 @@ def cosim_run(scenario: dict, folder: pathlib.Path) -> dict[str, np.ndarray]:
     path = folder / f"{name}.toml"
     path.write_text(toml)
     cargo = os.environ.get("CARGO", "cargo")
+    # Every communication point in the CSV (the scenarios write theirs at an output interval):
+    # the comparisons sum and sample the columns at libcosim's points.
     command = [cargo, "run", "--release", "--quiet", "--package", "cosim", "--", "run", str(path), "--out", str(folder),
-               "--fmu-dir", str(fmu_dir())]
+               "--fmu-dir", str(fmu_dir()), "--output-interval", "0"]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     csv_path = folder / f"{name}.csv"
     if done.returncode != 0 or not csv_path.is_file():
