@@ -100,6 +100,14 @@ pub struct Outputs {
 }
 
 impl Outputs {
+    /// Force and torque (about the frame origin) on A and on B, in W.
+    pub fn wrenches(&self) -> [(Vec3, Vec3); 2] {
+        [
+            (Vec3::from(self.frame_a.f_0), Vec3::from(self.frame_a.t_0)),
+            (Vec3::from(self.frame_b.f_0), Vec3::from(self.frame_b.t_0)),
+        ]
+    }
+
     /// True when every real output is finite.
     pub fn all_finite(&self) -> bool {
         // x * 0 is a signed zero for a finite x and NaN for an infinite or NaN one, so the bits

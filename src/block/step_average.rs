@@ -51,14 +51,6 @@ pub struct StepEnd {
     pub motion: [Motion; 2],
 }
 
-/// Force and torque (about the frame origin) on A and B of one evaluation, in W.
-fn wrenches(out: &Outputs) -> [(Vec3, Vec3); 2] {
-    [
-        (Vec3::from(out.frame_a.f_0), Vec3::from(out.frame_a.t_0)),
-        (Vec3::from(out.frame_b.f_0), Vec3::from(out.frame_b.t_0)),
-    ]
-}
-
 impl Block {
     /// The outputs averaged over a step of `h` (s) from the bodies' states `start` (A, B), in
     /// `ceil(h / max_substep)` sub-steps of velocity Verlet (physics/rigid_motion.rs): the
@@ -98,7 +90,7 @@ impl Block {
         let mut max_points = now.points;
         let torque_about_com = |m: &Motion, k: usize, w: &(Vec3, Vec3)| m.torque_about_com(&mass[k], &w.0, &w.1);
         for _ in 0..substeps {
-            let before = wrenches(&now);
+            let before = now.wrenches();
             let (normal_before, friction_before) = (now.normal_force, now.friction_force);
             if self.is_stateful() {
                 self.advance(&inputs, scratch, end_states, dt)?;
@@ -118,7 +110,7 @@ impl Block {
             inputs = inputs_of(&predicted);
             let n = self.evaluate(&inputs, scratch, end_states, &mut now)?;
             notes.passed_through |= n.passed_through;
-            let after = wrenches(&now);
+            let after = now.wrenches();
             for k in 0..2 {
                 impulse[k].0 += (before[k].0 + after[k].0) * (0.5 * dt);
                 impulse[k].1 += (before[k].1 + after[k].1) * (0.5 * dt);

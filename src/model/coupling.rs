@@ -52,8 +52,8 @@ struct Run {
     start: [BodyState; 2],
     end: StepEnd,
     end_states: Vec<PointState>,
-    /// The separation at the end of the step and whether any force acted within it.
-    apart_at_end: bool,
+    /// No force acted at any sub-step of the step.
+    forceless: bool,
 }
 
 /// Where a step started (the bodies as the importer reported them) and the wrench held over it.
@@ -88,13 +88,6 @@ pub struct Coupling {
     /// A buffer of point states for the next run (the last committed step's old states), so that
     /// a step in steady use allocates nothing.
     spare: Vec<PointState>,
-}
-
-fn wrench_of(out: &crate::block::Outputs) -> [Wrench; 2] {
-    [
-        (Vec3::from(out.frame_a.f_0), Vec3::from(out.frame_a.t_0)),
-        (Vec3::from(out.frame_b.f_0), Vec3::from(out.frame_b.t_0)),
-    ]
 }
 
 /// The motion of a body from `start` under `wrench` held for `h` with the other forces `ext`:
@@ -249,8 +242,8 @@ impl Model {
         let (notes, end) = block
             .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
-        let apart_at_end = out.max_normal_force == 0.0;
-        Ok((Run { h, start: *start, end, end_states, apart_at_end }, notes))
+        let forceless = out.max_normal_force == 0.0;
+        Ok((Run { h, start: *start, end, end_states, forceless }, notes))
     }
 
     /// DoStep under StepAverage: commits the averaged step the importer holds, predicts where the
@@ -263,7 +256,7 @@ impl Model {
             self.outputs_valid = false;
             self.update_outputs()?;
         }
-        let applied = wrench_of(&self.outputs);
+        let applied = self.outputs.wrenches();
         let mut notes = Notes::default();
         let (reported_now, _) = self.reported_bodies(&mut notes)?;
         let fresh = self.coupling.fresh;
@@ -283,12 +276,9 @@ impl Model {
             }
         };
         // Where the importer's integration takes the bodies under the held wrench.
-        let mut predicted = reported_now;
-        let mut motion = [run.end.motion[0]; 2];
-        for k in 0..2 {
-            motion[k] = under_held(&reported_now[k], &setup.mass[k], &applied[k], &self.coupling.external[k], step);
-            predicted[k] = motion[k].to_frame(&setup.mass[k]);
-        }
+        let motion: [Motion; 2] =
+            std::array::from_fn(|k| under_held(&reported_now[k], &setup.mass[k], &applied[k], &self.coupling.external[k], step));
+        let predicted: [BodyState; 2] = std::array::from_fn(|k| motion[k].to_frame(&setup.mass[k]));
         // The drift grows by what the held wrench moves a body more than the block's own
         // integration does over the step, each from its own start. (In Gauss-Seidel order the
         // run started from the reported bodies less the drift, and this is simply the end's
@@ -311,7 +301,8 @@ impl Model {
                 };
             }
         }
-        if run.apart_at_end && drift != self.coupling.drift_cleared(&drift, &setup) {
+        let cleared = self.coupling.drift_cleared(&drift, &setup);
+        if run.forceless && drift != cleared {
             // Out of contact over the whole step: remove the offset where the bodies as reported
             // are apart too and no potential energy is gained.
             let block = self.block.as_ref().expect("the block is built");
@@ -319,7 +310,7 @@ impl Model {
             let mut probe = self.outputs.clone();
             block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
             if probe.normal_force == 0.0 && probe.separation > 0.0 {
-                drift = self.coupling.drift_cleared(&drift, &setup);
+                drift = cleared;
             }
         }
         let mut end_states = run.end_states;
