@@ -373,3 +373,23 @@ fn file_based_parts_are_read_beside_the_compounds_file() {
     assert_eq!(out.points, 3);
     std::fs::remove_dir_all(&folder).ok();
 }
+
+#[test]
+fn early_return_predicts_the_onset_of_the_first_part_to_touch() {
+    // Two spheres on a body falling at 2 m/s onto a plane: the sphere whose lowest point is lower
+    // touches first, at its height over the speed; the other one's onset comes later. Turned by
+    // the geometry offset, which of them is lower changes.
+    let folder = folder("onset");
+    std::fs::write(folder.join("two.txt"), "Sphere 0.05  0.1 0 0\nSphere 0.03  -0.1 0 0.03\n").unwrap();
+    for (turn, lowest) in [(0.0, 0.05), (std::f64::consts::PI, 0.06)] {
+        let q = [(turn / 2.0f64).cos(), (turn / 2.0f64).sin(), 0.0, 0.0];
+        let p = Parameters { geometry_a: plane(), geometry_b: compound("two.txt", [0.0; 3], q), ..Parameters::default() };
+        let whole = block(&p, &folder);
+        let z = 0.1;
+        let inputs = Inputs { frame_b: Frame { r_0: [0.0, 0.0, z], v_0: [0.0, 0.0, -2.0], ..Frame::default() }, ..Inputs::default() };
+        let onset = whole.contact_onset(&inputs, 0.1, &mut Vec::new()).unwrap().expect("an onset within the step");
+        let expected = (z - lowest) / 2.0;
+        assert!((onset - expected).abs() < 1e-12, "turned by {turn}: {onset} vs {expected}");
+    }
+    std::fs::remove_dir_all(&folder).ok();
+}
