@@ -154,10 +154,10 @@ fn every_inside_pair_not_offered_is_refused_naming_the_switch_the_pair_and_what_
     let mut refused = 0;
     for &holder in &kinds {
         for &held in &kinds {
-            if matches!(holder, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface)
-                || matches!(held, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface)
-            {
-                // File-based shapes are refused for their missing file before their pair.
+            let file_based = |k: ShapeKind| matches!(k, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface | ShapeKind::Compound);
+            if file_based(holder) || file_based(held) {
+                // File-based shapes are refused for their missing file before their pair (a
+                // Compound in a cavity: tests/compound.rs and tests/pair_table.rs).
                 continue;
             }
             for inside_is_a in [true, false] {
