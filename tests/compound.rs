@@ -335,9 +335,11 @@ fn a_compound_lies_in_a_socket_part_by_part() {
     // own with the cavity.
     let folder = folder("socket");
     std::fs::write(folder.join("balls.txt"), "Sphere 0.02 0.05 0 0\nPoint 0 0.01 -0.095\n").unwrap();
-    let mut p = Parameters::default();
-    p.geometry_a = GeometryParameters { shape: ShapeKind::Sphere.value(), radius: 0.1, inside: true, ..Parameters::default().geometry_a };
-    p.geometry_b = compound("balls.txt", [0.0; 3], [1.0, 0.0, 0.0, 0.0]);
+    let p = Parameters {
+        geometry_a: GeometryParameters { shape: ShapeKind::Sphere.value(), radius: 0.1, inside: true, ..Parameters::default().geometry_a },
+        geometry_b: compound("balls.txt", [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
+        ..Parameters::default()
+    };
     let whole = block(&p, &folder);
     assert_eq!(whole.pair().max_points(), 2);
     let out = evaluate(&whole, &Inputs::default(), &[]);

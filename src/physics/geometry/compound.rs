@@ -48,16 +48,10 @@ pub(super) fn part_pairs(shape_a: &Shape, inside_a: bool, shape_b: &Shape, insid
             None,
         ));
     }
-    let name = |shape: &Shape, line: Option<usize>, side: &str| match (shape, line) {
-        (_, Some(line)) => {
-            let path = |s: &Shape| match s {
-                Shape::Compound(c) => c.path.display().to_string(),
-                _ => String::new(),
-            };
-            let file = if side == "A" { path(shape_a) } else { path(shape_b) };
-            format!("the {} on line {line} of {file} ({side})", shape.kind().name())
-        }
-        (_, None) => format!("{} ({side})", shape.kind().name()),
+    // A part as a refusal names it: its kind and, for a compound's part, its line of the file.
+    let name = |part: &Shape, line: Option<usize>, whole: &Shape, side: &str| match (line, whole) {
+        (Some(line), Shape::Compound(compound)) => format!("the {} on line {line} of {} ({side})", part.kind().name(), compound.path.display()),
+        _ => format!("{} ({side})", part.kind().name()),
     };
     let mut pairs = Vec::new();
     let mut next_id = 0usize;
@@ -66,7 +60,7 @@ pub(super) fn part_pairs(shape_a: &Shape, inside_a: bool, shape_b: &Shape, insid
             let pair = match GeometryPair::with_inside(part_a.clone(), inside_a, part_b.clone(), inside_b) {
                 Ok(pair) => pair,
                 Err(e) => {
-                    let which = format!("{} against {}", name(&part_a, line_a, "A"), name(&part_b, line_b, "B"));
+                    let which = format!("{} against {}", name(&part_a, line_a, shape_a, "A"), name(&part_b, line_b, shape_b, "B"));
                     return Err(refuse(e.reason, Some(which)));
                 }
             };
