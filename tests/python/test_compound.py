@@ -38,17 +38,16 @@ RTOL = 1e-12
 K, DAMPING = 1e5, 200.0
 
 # The foot, in its geometry frame: a box 0.2 x 0.08 x 0.03 centred at (0.05, 0, 0) and turned by
-# 0.1 rad about z, and a sphere of radius 0.04 under the heel.
+# 0.1 rad about z, and a sphere of radius 0.04 under the heel (25 mm below the box when level).
 BOX_SIZE = np.array([0.2, 0.08, 0.03])
 BOX_CENTRE = np.array([0.05, 0.0, 0.0])
 BOX_Q = ref.axis_angle_quat([0.0, 0.0, 1.0], 0.1)
 SPHERE_RADIUS = 0.04
-SPHERE_CENTRE = np.array([-0.06, 0.0, 0.024])
+SPHERE_CENTRE = np.array([-0.06, 0.0, 0.0])
 FOOT_TXT = (
     "# kind  sizes          x y z                      w x y z\n"
-    f"Box  {BOX_SIZE[0]!r} {BOX_SIZE[1]!r} {BOX_SIZE[2]!r}  {BOX_CENTRE[0]!r} 0 0  "
-    + " ".join(repr(float(c)) for c in BOX_Q)
-    + f"\n\nSphere {SPHERE_RADIUS!r}   {SPHERE_CENTRE[0]!r} 0 {SPHERE_CENTRE[2]!r}\n"
+    + "Box  " + " ".join(repr(float(x)) for x in BOX_SIZE) + f"  {float(BOX_CENTRE[0])!r} 0 0  " + " ".join(repr(float(c)) for c in BOX_Q)
+    + f"\n\nSphere {SPHERE_RADIUS!r}   {float(SPHERE_CENTRE[0])!r} 0 {float(SPHERE_CENTRE[2])!r}\n"
 ).encode()
 FOOT_GEOMETRY = ref.Geometry(r=(0.01, 0.0, 0.005), q=tuple(ref.axis_angle_quat([0.2, -0.4, 1.0], 0.3)))
 PLANE_GEOMETRY = ref.Geometry(shape=ref.SHAPE_PLANE)
@@ -88,7 +87,7 @@ TOTAL_NAMES = (
 def with_files(fmu_path, tmp_path_factory):
     """The FMU under test with the compounds' files in its resources: (path, unzip dir, model description)."""
     folder = tmp_path_factory.mktemp(fmu_path.stem + "-compound")
-    files = {"foot.txt": FOOT_TXT, "shapes/two.txt": TWO_SPHERES_TXT, "bad.txt": b"Sphere 0.05 0 0 0\n# fine so far\nBox 0.1 0.2 0 0 0\n"}
+    files = {"foot.txt": FOOT_TXT, "shapes/two.txt": TWO_SPHERES_TXT, "bad.txt": b"Sphere 0.05 0 0 0\n# fine so far\nBox 0.1 0.2 0 0 0 0\n"}
     path = fmu_with_resources(fmu_path, files, folder / fmu_path.name)
     unzipdir = fmpy.extract(str(path), unzipdir=str(folder / "unzipped"))
     return path, unzipdir, fmpy.read_model_description(unzipdir)
@@ -235,7 +234,7 @@ def test_the_fmu_state_of_a_stateful_compound_restores_bit_for_bit(with_files):
     try:
         slave.initialize(
             {"geometry_b.shape": SHAPE_COMPOUND, "geometry_b.file": "shapes/two.txt", "friction.law": 6, "friction.stiffness": 1e4, "friction.damping": 10.0},
-            {"frame_b.r_0[3]": 0.045, "frame_b.v_0[1]": 0.01},
+            {"frame_b.r_0[3]": -0.001, "frame_b.v_0[1]": 0.01},
         )
         names = ["frame_b.f_0[1]", "frame_b.t_0[2]", "contact.points", "contact.point[2].normal_force"]
         t = 0.0
