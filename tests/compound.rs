@@ -395,3 +395,24 @@ fn early_return_predicts_the_onset_of_the_first_part_to_touch() {
     }
     std::fs::remove_dir_all(&folder).ok();
 }
+
+#[test]
+fn model_exchange_takes_a_stateful_compound_of_at_most_8_points_and_refuses_more() {
+    // Its 8 slots (ids 0 to 7) carry the states of a stateful law: two spheres (2 points) fit; a
+    // foot of a box and a sphere (9 points) is refused naming the laws, the shapes and the count.
+    use contact_force::model::Model;
+    let folder = folder("model_exchange");
+    std::fs::write(folder.join("two.txt"), TWO_SPHERES).unwrap();
+    std::fs::write(folder.join("foot.txt"), "Box 0.2 0.08 0.03  0.05 0 0\nSphere 0.04  -0.06 0 0\n").unwrap();
+    let check = |file: &str| {
+        let mut model = Model::default();
+        model.parameters.geometry_b = compound(&folder.join(file).display().to_string(), [0.0; 3], [1.0, 0.0, 0.0, 0.0]);
+        model.parameters.friction.law = FrictionLawKind::ElasticCone.value();
+        model.parameters_changed();
+        model.check_model_exchange()
+    };
+    assert_eq!(check("two.txt"), Ok(()));
+    let e = check("foot.txt").unwrap_err();
+    assert!(e.contains("friction.law = ElasticCone") && e.contains("geometry_b.shape = Compound can have 9 contact points"), "{e}");
+    std::fs::remove_dir_all(&folder).ok();
+}
