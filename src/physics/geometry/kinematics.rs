@@ -20,6 +20,9 @@
 //! from parry's mesh manifolds (mesh against a solid) are refused by
 //! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
 //! differentiated by one Newton step over the Real from its converged root.
+//!
+//! A compound pair (`compound.rs`) takes each pair of parts' kinematics at the frames composed
+//! with the parts' poses, each point matched to its pair of parts by its id.
 
 use nalgebra::Vector3;
 
