@@ -140,6 +140,14 @@ fn pairs(c: &mut Criterion, order: &mut Order) {
     let (a, b) = frames(0.0499, IDENTITY);
     bench_scene(c, order, "pair", "box-plane (4 points)", || Scene::new(&p, a, b));
 
+    // The same box with a sphere beside it as one Compound body: the box-plane and the
+    // sphere-plane pairs, their points numbered one after the other.
+    let mut p = Parameters::default();
+    p.geometry_b.shape = shape(ShapeKind::Compound);
+    p.geometry_b.file = data_file("compound-box-sphere.txt", || "Box 0.1 0.1 0.1  0 0 0\nSphere 0.05  0.1 0 0\n".to_string());
+    let (a, b) = frames(0.0499, IDENTITY);
+    bench_scene(c, order, "pair", "compound-plane (box and sphere, 5 points)", || Scene::new(&p, a, b));
+
     let mut p = Parameters::default();
     for g in [&mut p.geometry_a, &mut p.geometry_b] {
         g.shape = shape(ShapeKind::Capsule);

@@ -138,7 +138,7 @@ fn build_table() -> Vec<Variable<Model>> {
             1,
             Output,
             "m",
-            "Signed distance between the geometries (> 0 apart, < 0 deepest penetration)",
+            "Signed distance between the geometries (> 0 apart, < 0 deepest penetration): the least over all points, over all pairs of parts for a Compound",
             |m| std::slice::from_mut(&mut m.outputs.separation),
         )
         .depends_on(&POSE_INPUTS),
@@ -154,10 +154,10 @@ fn build_table() -> Vec<Variable<Model>> {
             3,
             Output,
             "m",
-            "Contact point: normal-force-weighted mean of the active points (closest point on A when apart), in W",
+            "Contact point: normal-force-weighted mean of the active points, of every pair of parts for a Compound (closest point on A when apart), in W",
             |m| &mut m.outputs.p_0,
         ),
-        V::float("contact.n_0", 120, 3, Output, "1", "Unit contact normal from A toward B, in W", |m| &mut m.outputs.n_0)
+        V::float("contact.n_0", 120, 3, Output, "1", "Unit contact normal from A toward B at the deepest point (of the deepest pair of parts for a Compound), in W", |m| &mut m.outputs.n_0)
             .depends_on(&POSE_INPUTS),
         V::float("contact.slip_speed", 123, 1, Output, "m/s", "Tangential relative speed at contact.p_0", |m| {
             std::slice::from_mut(&mut m.outputs.slip_speed)
@@ -188,7 +188,7 @@ fn build_table() -> Vec<Variable<Model>> {
                     concat!("contact.point[", $i, "].active"),
                     1000 + 10 * ($i - 1),
                     ValueType::Boolean,
-                    concat!("Contact point ", $i, " carries force"),
+                    concat!("Contact point ", $i, " carries force (the pair's point with id ", $i, " - 1; a Compound numbers the points of its pairs of parts one pair after the other, A's parts outer, in file order)"),
                     Access::Bool(|m| &mut m.outputs.point[$slot].active),
                 ),
                 V::float(concat!("contact.point[", $i, "].separation"), 1001 + 10 * ($i - 1), 1, Output, "m",
@@ -243,7 +243,7 @@ fn build_table() -> Vec<Variable<Model>> {
                 V::string_parameter(
                     concat!($prefix, ".file"),
                     $base + 6,
-                    "Geometry file (ConvexHull, Mesh, PointCloud, GridSurface): a path in the FMU's resources folder or absolute",
+                    "Geometry file (ConvexHull, Mesh, PointCloud, GridSurface; Compound: one shape per line, kind, sizes, x y z, optional w x y z): a path in the FMU's resources folder or absolute",
                     |m| &mut $g(m).file,
                 ),
                 V::float(

@@ -2,7 +2,7 @@
 //! non-trivial poses and twists: exchanging A and B mirrors the wrenches and keeps the
 //! separation; Newton III holds for forces and for torques about a common point; the normal is
 //! unit; the separation is finite and, for every contact point, the distance between its
-//! witnesses.
+//! witnesses. A Compound (a sphere and a box on one body) runs against every shape and itself.
 
 use std::path::PathBuf;
 
@@ -28,6 +28,7 @@ fn files() -> PathBuf {
     std::fs::write(folder.join("cube.obj"), obj).unwrap();
     std::fs::write(folder.join("hull.csv"), "x,y,z\n0.1,0,0\n-0.1,0.02,0\n0,0.12,0.01\n0,-0.1,0\n0.01,0,0.09\n0,0.01,-0.11\n0.05,0.05,0.05\n").unwrap();
     std::fs::write(folder.join("cloud.csv"), "0,0,0\n0.05,0,0\n0,0.05,0\n0,0,0.05\n-0.05,-0.05,0.02\n").unwrap();
+    std::fs::write(folder.join("compound.txt"), "Sphere 0.04  0.03 0 0\nBox 0.06 0.05 0.04  -0.03 0.01 0  0.9238795325112867 0 0.3826834323650898 0\n").unwrap();
     std::fs::write(folder.join("grid.txt"), "-1 -1 0.5 0.5\n0 0.01 0.02 0.01 0\n0.01 0.03 0.04 0.03 0.01\n0.02 0.04 0.06 0.04 0.02\n0.01 0.03 0.04 0.03 0.01\n0 0.01 0.02 0.01 0\n").unwrap();
     folder
 }
@@ -42,6 +43,7 @@ fn geometry(p: &mut contact_force::block::GeometryParameters, kind: ShapeKind, r
         ShapeKind::Mesh => "cube.obj",
         ShapeKind::PointCloud => "cloud.csv",
         ShapeKind::GridSurface => "grid.txt",
+        ShapeKind::Compound => "compound.txt",
         _ => "",
     }
     .to_string();

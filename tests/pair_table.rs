@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use contact_force::physics::geometry::{GeometryPair, Surface};
 use contact_force::physics::math::Vec3;
-use contact_force::physics::shape::{ConvexHull, HeightField, PointCloud, Shape, ShapeKind, TriangleMesh};
+use contact_force::physics::math::Pose;
+use contact_force::physics::shape::{Compound, ConvexHull, HeightField, Part, PointCloud, Shape, ShapeKind, TriangleMesh};
 
 /// One shape of each kind, with small but valid dimensions and data.
 pub fn sample(kind: ShapeKind) -> Shape {
@@ -39,12 +40,25 @@ pub fn sample(kind: ShapeKind) -> Shape {
             ny: 3,
             heights: vec![0.0, 0.1, 0.0, 0.1, 0.2, 0.1, 0.0, 0.1, 0.0],
         })),
+        ShapeKind::Compound => compound(&[ShapeKind::Sphere, ShapeKind::Box]),
     }
+}
+
+/// A compound of one sample of each kind, the k-th part at x = 0.3 k.
+fn compound(kinds: &[ShapeKind]) -> Shape {
+    let parts = kinds
+        .iter()
+        .enumerate()
+        .map(|(k, kind)| Part { shape: sample(*kind), pose: Pose { r: Vec3::new(0.3 * k as f64, 0.0, 0.0), ..Pose::identity() }, line: k + 1 })
+        .collect();
+    Shape::Compound(Arc::new(Compound { parts, path: "sample.txt".into() }))
 }
 
 /// The table as the README shows it: rows are A, columns B; a cell is the number of contact
 /// point slots (candidate points) of the pair, "N" for one per point of a cloud, "V" for one per
-/// vertex of a hull or mesh, "—" when the pair is not supported, "✗" when it cannot be.
+/// vertex of a hull or mesh, "—" when the pair is not supported, "✗" when it cannot be, "Σ" for
+/// a Compound: the sum over its pairs of parts, each as this table says (checked by
+/// `a_compound_pair_is_its_part_pairs`).
 fn table() -> String {
     let kinds: Vec<ShapeKind> = ShapeKind::ITEMS.iter().map(|i| ShapeKind::from_value(i.value).unwrap()).collect();
     let mut text = String::from("| A \\ B |");
@@ -58,6 +72,7 @@ fn table() -> String {
         text.push_str(&format!("| **{}** |", a.name()));
         for b in &kinds {
             let cell = match GeometryPair::new(sample(*a), sample(*b)) {
+                _ if *a == ShapeKind::Compound || *b == ShapeKind::Compound => "Σ".to_string(),
                 Ok(_) if *a == ShapeKind::PointCloud || *b == ShapeKind::PointCloud => "N".to_string(),
                 Ok(_) if matches!((a, b), (ShapeKind::Plane, ShapeKind::ConvexHull | ShapeKind::Mesh) | (ShapeKind::ConvexHull | ShapeKind::Mesh, ShapeKind::Plane)) => {
                     "V".to_string()
@@ -105,6 +120,9 @@ fn every_pair_is_accepted_in_both_orders_or_refused_naming_both_shapes() {
 /// in it (B); a cell is the point count, "V" per hull vertex and "N" per cloud point (with their
 /// factor, 6 for a box's six faces), "—" when refused. Shapes whose inside is offered for no pair
 /// get no row (the guide says so in a sentence).
+///
+/// A Compound is never an inside surface (no row); in a cavity it is "Σ": each of its parts as
+/// that shape's cell says.
 fn inside_table() -> String {
     let kinds: Vec<ShapeKind> = ShapeKind::ITEMS.iter().map(|i| ShapeKind::from_value(i.value).unwrap()).collect();
     let mut text = String::from("| inside A \\ B |");
@@ -126,6 +144,7 @@ fn inside_table() -> String {
         let cells: Vec<String> = kinds
             .iter()
             .map(|b| match GeometryPair::with_surfaces(sample(a), surface, sample(*b), Surface::default()) {
+                _ if *b == ShapeKind::Compound => "Σ".to_string(),
                 Ok(pair) => match b {
                     // The samples have 8 vertices and 8 points.
                     ShapeKind::ConvexHull | ShapeKind::PointCloud => {
@@ -142,7 +161,7 @@ fn inside_table() -> String {
                 Err(_) => "—".to_string(),
             })
             .collect();
-        if cells.iter().all(|c| c == "—") {
+        if cells.iter().all(|c| c == "—" || c == "Σ") {
             continue;
         }
         text.push_str(&format!("| {label} |"));
@@ -170,4 +189,38 @@ fn the_guides_inside_table_matches_the_registry_in_both_orders() {
             assert_eq!(forward, backward, "{a:?} inside - {b:?}");
         }
     }
+}
+
+/// What the "Σ" cells say: a compound against any shape, any compound and in any cavity is
+/// accepted exactly when each pair of its parts is, in both orders, with the part pairs' points
+/// summed; a refusal names the compound and the other shape.
+#[test]
+fn a_compound_pair_is_its_part_pairs() {
+    let kinds: Vec<ShapeKind> = ShapeKind::ITEMS.iter().map(|i| ShapeKind::from_value(i.value).unwrap()).filter(|k| *k != ShapeKind::Compound).collect();
+    let part_sets: Vec<Vec<ShapeKind>> = vec![vec![ShapeKind::Sphere], vec![ShapeKind::Sphere, ShapeKind::Box], vec![ShapeKind::Capsule, ShapeKind::Point, ShapeKind::Cylinder]];
+    let points = |a: &Shape, inside_a: bool, b: &Shape, inside_b: bool| GeometryPair::with_inside(a.clone(), inside_a, b.clone(), inside_b).map(|p| p.max_points()).ok();
+    let mut accepted = 0;
+    for parts in &part_sets {
+        let whole = compound(parts);
+        for b in &kinds {
+            let other = sample(*b);
+            for inside in [false, true] {
+                let each: Option<usize> = parts.iter().map(|part| points(&sample(*part), false, &other, inside)).sum();
+                assert_eq!(points(&whole, false, &other, inside), each, "{parts:?} - {b:?} inside {inside}");
+                assert_eq!(points(&other, inside, &whole, false), each, "{b:?} inside {inside} - {parts:?}");
+                accepted += usize::from(each.is_some());
+                if each.is_none() {
+                    let message = GeometryPair::with_inside(whole.clone(), false, other.clone(), inside).unwrap_err().to_string();
+                    assert!(message.contains("Compound") && message.contains(b.name()) && message.contains("sample.txt"), "{message}");
+                }
+            }
+            // The compound itself is never an inside surface.
+            assert!(GeometryPair::with_inside(whole.clone(), true, other.clone(), false).is_err());
+        }
+        for others in &part_sets {
+            let each: Option<usize> = parts.iter().flat_map(|a| others.iter().map(move |b| (a, b))).map(|(a, b)| points(&sample(*a), false, &sample(*b), false)).sum();
+            assert_eq!(points(&whole, false, &compound(others), false), each, "{parts:?} - {others:?}");
+        }
+    }
+    assert!(accepted > 30, "only {accepted} accepted pairs");
 }

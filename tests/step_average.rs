@@ -366,4 +366,31 @@ fn a_spin_up_torque_is_estimated() {
         }
         model.do_step(h).expect("step");
     }
+
+/// A ball given as a Compound of one sphere (its file an absolute path) bounces under StepAverage
+/// as the Sphere does: the block integrates a compound through the same evaluation.
+#[test]
+fn a_compound_ball_bounces_as_the_sphere_under_step_average() {
+    let folder = std::env::temp_dir().join(format!("contact_force_step_average_compound_{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("ball.txt");
+    std::fs::write(&file, "Sphere 0.05  0 0 0\n").unwrap();
+    let h = 1e-3;
+    let mut sphere = ball(h);
+    let mut compound = ball(h);
+    compound.parameters.geometry_b.shape = ShapeKind::Compound.value();
+    compound.parameters.geometry_b.file = file.display().to_string();
+    compound.parameters_changed();
+    compound.initialize().expect("valid parameters");
+    let (mut a, mut b) = (dropped(), dropped());
+    let mut forces = Vec::new();
+    run(&mut sphere, &mut a, Order::GaussSeidel, h, 450, |body, model| forces.push((body.r[2], force(model)[2])));
+    let mut k = 0;
+    run(&mut compound, &mut b, Order::GaussSeidel, h, 450, |body, model| {
+        let (z, f) = forces[k];
+        assert!((body.r[2] - z).abs() <= 1e-12 && (force(model)[2] - f).abs() <= 1e-9 * (1.0 + f.abs()), "step {k}: {} {} vs {z} {f}", body.r[2], force(model)[2]);
+        k += 1;
+    });
+    assert!(forces.iter().any(|(_, f)| *f > 10.0), "the ball bounced");
+    std::fs::remove_dir_all(&folder).ok();
 }

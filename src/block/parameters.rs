@@ -2,7 +2,6 @@
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::files;
 use crate::physics::contact::Laws;
@@ -14,7 +13,7 @@ use crate::physics::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
     RestitutionModel, SmoothSpringDamper,
 };
-use crate::physics::shape::{ConvexHull, PointCloud, Shape, ShapeKind, TriangleMesh};
+use crate::physics::shape::{Shape, ShapeKind};
 
 use super::step_average::CouplingMode;
 use super::QUATERNION_NORM_TOLERANCE;
@@ -235,7 +234,7 @@ fn geometry(
     warnings: &mut Vec<String>,
 ) -> Result<(Shape, Pose), ParameterError> {
     let shape_name = format!("{prefix}.shape");
-    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, "is not a shape number (1 to 13)"))?;
+    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, "is not a shape number (1 to 14)"))?;
     let name = |field: &str| format!("{prefix}.{field}");
     let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
     let size = |i: usize| -> Result<f64, ParameterError> {
@@ -243,7 +242,7 @@ fn geometry(
         check(&format!("{prefix}.size[{}]", i + 1), x, x > 0.0, &format!("a {} needs size > 0", kind.name()))?;
         Ok(x)
     };
-    let uses_file = matches!(kind, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface);
+    let uses_file = matches!(kind, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface | ShapeKind::Compound);
     let file = || -> Result<PathBuf, ParameterError> {
         if p.file.is_empty() {
             return Err(refuse(&name("file"), "\"\"", format!("a {} needs a file", kind.name())));
@@ -277,10 +276,11 @@ fn geometry(
         }
         ShapeKind::Rectangle => Shape::Rectangle { half_x: size(0)? / 2.0, half_y: size(1)? / 2.0 },
         ShapeKind::Plane => Shape::Plane,
-        ShapeKind::ConvexHull => loaded(load_shape(kind, &file()?))?,
-        ShapeKind::Mesh => loaded(load_shape(kind, &file()?))?,
-        ShapeKind::PointCloud => loaded(load_shape(kind, &file()?))?,
-        ShapeKind::GridSurface => loaded(load_shape(kind, &file()?))?,
+        ShapeKind::ConvexHull => loaded(files::load_shape(kind, &file()?))?,
+        ShapeKind::Mesh => loaded(files::load_shape(kind, &file()?))?,
+        ShapeKind::PointCloud => loaded(files::load_shape(kind, &file()?))?,
+        ShapeKind::GridSurface => loaded(files::load_shape(kind, &file()?))?,
+        ShapeKind::Compound => loaded(files::load_shape(kind, &file()?))?,
     };
     if !p.file.is_empty() && !uses_file {
         warnings.push(format!("{prefix}.file = \"{}\" is ignored: shape {} reads no file", p.file, kind.name()));
@@ -524,37 +524,6 @@ fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
     Ok(p)
 }
 
-/// Reads the file of a file-based shape.
-///
-/// ConvexHull: the hull of a point list, or of the vertices of an `.obj` or `.stl` mesh.
-/// Mesh: an `.obj` or `.stl` file (by extension; any other is refused).
-fn load_shape(kind: ShapeKind, path: &Path) -> Result<Shape, files::FileError> {
-    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let mesh = |path: &Path| match extension.as_deref() {
-        Some("obj") => files::obj::read(path),
-        Some("stl") => files::stl::read(path),
-        _ => Err(files::FileError::new(path, None, "a Mesh file must be Wavefront OBJ (.obj) or STL (.stl)")),
-    };
-    match kind {
-        ShapeKind::PointCloud => Ok(Shape::PointCloud(Arc::new(PointCloud { points: files::points::read(path)? }))),
-        ShapeKind::GridSurface => Ok(Shape::GridSurface(Arc::new(files::grid::read(path)?))),
-        ShapeKind::ConvexHull => {
-            let points = match extension.as_deref() {
-                Some("obj" | "stl") => mesh(path)?.0,
-                _ => files::points::read(path)?,
-            };
-            let hull = ConvexHull::new(&points).map_err(|e| files::FileError::new(path, None, e))?;
-            Ok(Shape::ConvexHull(Arc::new(hull)))
-        }
-        ShapeKind::Mesh => {
-            let (vertices, triangles) = mesh(path)?;
-            let mesh = TriangleMesh::new(&vertices, &triangles).map_err(|e| files::FileError::new(path, None, e))?;
-            Ok(Shape::Mesh(Arc::new(mesh)))
-        }
-        _ => Err(files::FileError::new(path, None, format!("{} files are not supported yet", kind.name()))),
-    }
-}
-
 impl Parameters {
     /// Checks every rule that is not a plain interval (the table checks those) and builds the
     /// typed physics; also returns warnings worth logging.
@@ -613,6 +582,14 @@ impl Parameters {
         check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
         let rolling_radius = pair.rolling_radius();
         if f.rolling > 0.0 {
+            if pair.is_compound() {
+                return Err(refuse(
+                    "friction.rolling",
+                    f.rolling,
+                    "rolling resistance takes one rolling radius for the contact, and the parts of a Compound (geometry_X.shape) have \
+                     several; set friction.rolling = 0 with a Compound",
+                ));
+            }
             if rolling_radius <= 0.0 {
                 return Err(refuse(
                     "friction.rolling",

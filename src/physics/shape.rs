@@ -42,6 +42,8 @@ stable_enum! {
         PointCloud = 12,
         /// Height field z = h(x, y) on a regular grid from a file, bilinear.
         GridSurface = 13,
+        /// Several shapes on one body (Adams' IGEOM/JGEOM lists): a text file with one shape per line, its kind, sizes and pose in the geometry frame; every pair of parts is evaluated and the forces summed.
+        Compound = 14,
     }
 }
 
@@ -68,6 +70,28 @@ pub enum Shape {
     Mesh(Arc<TriangleMesh>),
     PointCloud(Arc<PointCloud>),
     GridSurface(Arc<HeightField>),
+    /// Several shapes, each with its pose in the geometry frame.
+    Compound(Arc<Compound>),
+}
+
+/// The shapes of a [`ShapeKind::Compound`] geometry, read from its file (`files::compound`).
+#[derive(Clone, Debug)]
+pub struct Compound {
+    /// The parts in the order of the file's lines.
+    pub parts: Vec<Part>,
+    /// The file the parts were read from (named in refusals).
+    pub path: std::path::PathBuf,
+}
+
+/// One shape of a [`Compound`].
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// Never a compound itself.
+    pub shape: Shape,
+    /// The part's frame in the compound's geometry frame.
+    pub pose: super::math::Pose,
+    /// The 1-based line of the file that gave the part.
+    pub line: usize,
 }
 
 /// The convex hull of a set of points, in the geometry frame: built once by [`ConvexHull::new`],
@@ -361,16 +385,18 @@ impl Shape {
             Shape::Mesh(_) => ShapeKind::Mesh,
             Shape::PointCloud(_) => ShapeKind::PointCloud,
             Shape::GridSurface(_) => ShapeKind::GridSurface,
+            Shape::Compound(_) => ShapeKind::Compound,
         }
     }
 
     /// Radius of curvature \[m\] of the surface where it rolls: the radius of round shapes,
-    /// infinite for flat ones, 0 for points (which cannot roll).
+    /// infinite for flat ones, 0 for points (which cannot roll) and for a compound (its parts
+    /// have several).
     pub fn rolling_radius(&self) -> f64 {
         match self {
             Shape::Sphere { radius } | Shape::Cylinder { radius, .. } | Shape::Capsule { radius, .. } => *radius,
             Shape::Ellipsoid { semi_axes } => semi_axes.min(),
-            Shape::Point | Shape::PointCloud(_) => 0.0,
+            Shape::Point | Shape::PointCloud(_) | Shape::Compound(_) => 0.0,
             _ => f64::INFINITY,
         }
     }

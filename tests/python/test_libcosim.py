@@ -322,7 +322,7 @@ def sweep_cases(files: dict[str, pathlib.Path], items: dict[str, dict[str, int]]
     # The slip (0.05 m/s) between the stiction and transition velocities, where the laws differ.
     friction = {"friction.mu_static": 0.5, "friction.mu_dynamic": 0.3, "friction.v_stiction": 0.04, "friction.v_transition": 0.1}
     sweeps["friction.law"] = [(law, SPHERE | friction | {"friction.law": law}, PRESSED) for law in items["friction.law"]]
-    file_of = {"ConvexHull": files["hull"], "PointCloud": files["cloud"], "Mesh": files["mesh"]}
+    file_of = {"ConvexHull": files["hull"], "PointCloud": files["cloud"], "Mesh": files["mesh"], "Compound": files["compound"]}
     shapes_b = [s for s in items["geometry_b.shape"] if s not in ("Plane", "GridSurface")]
     sweeps["geometry_b.shape"] = [
         (shape, SIZES | {"geometry_b.shape": shape} | ({"geometry_b.file": str(file_of[shape])} if shape in file_of else {}), TILTED)
@@ -381,6 +381,9 @@ def sweep_files(tmp_path_factory) -> dict[str, pathlib.Path]:
     files["hull"].write_text("x,y,z\n" + "".join(f"{x},{y},{z}\n" for x, y, z in octahedron))
     files["grid"].write_bytes(tr.GRID_TXT)
     files["mesh"].write_bytes(tr.CUBE_STL)
+    # A Compound: a box with a sphere below one end (unlike the Box alone).
+    files["compound"] = folder / "compound.txt"
+    files["compound"].write_text("Box 0.1 0.08 0.06  0 0 0\nSphere 0.03  0.04 0 -0.01\n")
     return files
 
 

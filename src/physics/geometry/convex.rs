@@ -97,7 +97,7 @@ impl<'a> Convex<'a> {
                 let depth = flat_depth(shape);
                 Convex::Box { half: Vec3::new(*half_x, *half_y, depth / 2.0), centre_z: -depth / 2.0 }
             }
-            Shape::Plane | Shape::Mesh(_) | Shape::PointCloud(_) | Shape::GridSurface(_) => return None,
+            Shape::Plane | Shape::Mesh(_) | Shape::PointCloud(_) | Shape::GridSurface(_) | Shape::Compound(_) => return None,
         })
     }
 

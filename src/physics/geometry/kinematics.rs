@@ -20,6 +20,9 @@
 //! from parry's mesh manifolds (mesh against a solid) are refused by
 //! [`GeometryPair::differentiable`] with the reason. The ellipsoid's iterated surface query is
 //! differentiated by one Newton step over the Real from its converged root.
+//!
+//! A compound pair (`compound.rs`) takes each pair of parts' kinematics at the frames composed
+//! with the parts' poses, each point matched to its pair of parts by its id.
 
 use nalgebra::Vector3;
 
@@ -174,6 +177,9 @@ impl GeometryPair {
     /// Whether [`GeometryPair::contacts_over`] can differentiate this pair; the error names the
     /// pair and says why not.
     pub fn differentiable(&self) -> Result<(), NotDifferentiable> {
+        if let Some(parts) = &self.parts {
+            return super::compound::differentiable(parts);
+        }
         if self.inside != [false, false] {
             return Err(NotDifferentiable {
                 a: self.shape_a.kind(),
@@ -193,10 +199,19 @@ impl GeometryPair {
     /// [`GeometryPair::contacts`] gave at the poses (the pairs of `convex.rs` re-derive them
     /// together, without searching again; the others take each point alone). Panics for a pair
     /// that [`GeometryPair::differentiable`] refuses.
-    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &'a Frame<S>, frame_b: &'a Frame<S>, found: &[ContactPoint]) -> Kinematics<'a, S> {
+    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &Frame<S>, frame_b: &Frame<S>, found: &[ContactPoint]) -> Kinematics<'a, S> {
+        match &self.parts {
+            Some(parts) => Kinematics(Inner::Compound(super::compound::kinematics(parts, pose_a, pose_b, frame_a, frame_b, found))),
+            None => Kinematics(Inner::Pair(self.pair_kinematics(pose_a, pose_b, *frame_a, *frame_b, found))),
+        }
+    }
+
+    /// [`GeometryPair::kinematics`] of a pair that is not a compound.
+    pub(super) fn pair_kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: Frame<S>, frame_b: Frame<S>, found: &[ContactPoint]) -> PairKinematics<'a, S> {
         let flipped = if self.same_kind { super::pose_key_less(&super::pose_key(pose_b), &super::pose_key(pose_a)) } else { self.flipped };
         let (base, base_frame, follower, follower_frame) =
             if flipped { (&self.shape_b, frame_b, &self.shape_a, frame_a) } else { (&self.shape_a, frame_a, &self.shape_b, frame_b) };
+        let (base_frame, follower_frame) = (&base_frame, &follower_frame);
         let family = family(base.kind(), follower.kind()).unwrap_or_else(|reason| panic!("{reason}"));
         // The points in the canonical order (base first), as `convex.rs` gave them.
         let canonical = || -> Vec<ContactPoint> { found.iter().map(|p| if flipped { p.flipped() } else { *p }).collect() };
@@ -244,7 +259,7 @@ impl GeometryPair {
         if family == Family::FaceFace {
             capsule_points = kinematics_face::face_face(base, base_frame, follower, follower_frame);
         }
-        Kinematics { family, flipped, base, base_frame, follower, follower_frame, capsule_points }
+        PairKinematics { family, flipped, base, base_frame: *base_frame, follower, follower_frame: *follower_frame, capsule_points }
     }
 
     /// The points `found` (those [`GeometryPair::contacts`] gave at `pose_a`, `pose_b`) as
@@ -256,22 +271,45 @@ impl GeometryPair {
 }
 
 /// A pair's contact kinematics at given frames, prepared once for its points.
-pub struct Kinematics<'a, S: Real> {
-    family: Family,
-    /// The canonical pair takes B first.
-    flipped: bool,
-    base: &'a Shape,
-    base_frame: &'a Frame<S>,
-    follower: &'a Shape,
-    follower_frame: &'a Frame<S>,
-    /// Capsule-capsule, the polytopes and the face pairs: the whole construction over the frames.
-    capsule_points: Vec<ContactPoint<S>>,
+pub struct Kinematics<'a, S: Real>(Inner<'a, S>);
+
+enum Inner<'a, S: Real> {
+    Pair(PairKinematics<'a, S>),
+    /// A compound pair: each part pair's kinematics with the range of ids its points have.
+    Compound(Vec<(std::ops::Range<u32>, PairKinematics<'a, S>)>),
 }
 
 impl<S: Real> Kinematics<'_, S> {
     /// The point `found` (one [`GeometryPair::contacts`] gave at the poses) as a function of the
     /// frames: with dual frames, its exact derivatives. Its values are `found`'s bit for bit.
     pub fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
+        match &self.0 {
+            Inner::Pair(pair) => pair.point(found),
+            Inner::Compound(parts) => {
+                let (range, part) = parts.iter().find(|(range, _)| range.contains(&found.id)).expect("a point of one of the part pairs");
+                let mut point = part.point(&found.with_id(found.id - range.start));
+                point.id = found.id;
+                point
+            }
+        }
+    }
+}
+
+/// The kinematics of a pair that is not a compound (of one pair of parts of a compound).
+pub(super) struct PairKinematics<'a, S: Real> {
+    family: Family,
+    /// The canonical pair takes B first.
+    flipped: bool,
+    base: &'a Shape,
+    base_frame: Frame<S>,
+    follower: &'a Shape,
+    follower_frame: Frame<S>,
+    /// Capsule-capsule, the polytopes and the face pairs: the whole construction over the frames.
+    capsule_points: Vec<ContactPoint<S>>,
+}
+
+impl<S: Real> PairKinematics<'_, S> {
+    fn point(&self, found: &ContactPoint) -> ContactPoint<S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
             Family::CapsuleCapsule | Family::Polytope | Family::FaceSolid | Family::FaceFace | Family::EllipsoidPolytope | Family::PolytopeCapsule => *self
@@ -280,7 +318,7 @@ impl<S: Real> Kinematics<'_, S> {
                 .find(|p| p.id == canonical.id)
                 .expect("the dual construction gives the points the f64 one gave"),
             family => {
-                let mut dual = kinematics(family, self.base, self.base_frame, self.follower, self.follower_frame, &canonical);
+                let mut dual = kinematics(family, self.base, &self.base_frame, self.follower, &self.follower_frame, &canonical);
                 // The weight of every other differentiated pair is a constant of the pair.
                 dual.weight = S::c(canonical.weight);
                 dual

@@ -16,6 +16,9 @@
 //! per-point state of the stateful laws and the per-point outputs, and a `weight` that scales the
 //! laws' forces at that point (1 except where a finite face is only partly covered, which keeps
 //! forces continuous as a body slides off an edge).
+//!
+//! A compound geometry (several shapes on one body) is a pair of pairs: `compound.rs` evaluates
+//! every pair of parts with the pairs above and numbers their points one after the other.
 
 mod box_plane;
 mod capsule_capsule;
@@ -23,6 +26,7 @@ mod capsule_plane;
 mod cavity;
 mod cloud_surface;
 pub use cloud_surface::CloudOnPlane;
+mod compound;
 mod convex;
 mod cylinder_plane;
 mod disk_plane;
@@ -137,6 +141,9 @@ pub struct UnsupportedPair {
     pub inside: [bool; 2],
     /// Why, in one sentence.
     pub reason: &'static str,
+    /// For a compound: the two parts whose pair is refused (their kinds, and the line of the
+    /// compound's file each came from).
+    pub parts: Option<String>,
 }
 
 impl std::fmt::Display for UnsupportedPair {
@@ -149,7 +156,10 @@ impl std::fmt::Display for UnsupportedPair {
             }
         };
         let (a, b) = (side(self.a, self.inside[0], "A"), side(self.b, self.inside[1], "B"));
-        write!(f, "geometry pair {a} - {b} is not supported: {}", self.reason)
+        match &self.parts {
+            Some(parts) => write!(f, "geometry pair {a} - {b} is not supported: its parts {parts}: {}", self.reason),
+            None => write!(f, "geometry pair {a} - {b} is not supported: {}", self.reason),
+        }
     }
 }
 
@@ -298,6 +308,9 @@ pub struct GeometryPair {
     /// Both shapes are of one kind: which one is the base is decided per call, see `contacts`.
     same_kind: bool,
     max_points: usize,
+    /// A compound pair (A or B a `Compound`): its pairs of parts, which give its points
+    /// (`compound.rs`); `function` is then never called.
+    parts: Option<std::sync::Arc<[compound::PartPair]>>,
 }
 
 impl GeometryPair {
@@ -320,11 +333,25 @@ impl GeometryPair {
         let (a, b) = (shape_a.kind(), shape_b.kind());
         let (inside_a, inside_b) = (surface_a.inside, surface_b.inside);
         let inside = [inside_a, inside_b];
-        let refuse = |reason| UnsupportedPair { a, b, inside, reason };
+        let refuse = |reason| UnsupportedPair { a, b, inside, reason, parts: None };
         for (surface, kind) in [(surface_a, a), (surface_b, b)] {
             if (surface.end_bottom || surface.end_top) && !(surface.inside && kind == ShapeKind::Cylinder) {
                 return Err(refuse("end faces (geometry_X.end_bottom, geometry_X.end_top) belong to an inside Cylinder (geometry_X.inside = true)"));
             }
+        }
+        if a == ShapeKind::Compound || b == ShapeKind::Compound {
+            let (parts, max_points) = compound::part_pairs(&shape_a, surface_a, &shape_b, surface_b)?;
+            return Ok(GeometryPair {
+                shape_a,
+                shape_b,
+                inside,
+                surfaces: [surface_a, surface_b],
+                function: compound_parts_only,
+                flipped: false,
+                same_kind: false,
+                max_points,
+                parts: Some(parts.into()),
+            });
         }
         let (function, count, flipped) = match inside {
             [false, false] => {
@@ -355,7 +382,12 @@ impl GeometryPair {
         let same_kind = a == b && !inside_a && !inside_b;
         let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) }
             .max(if same_kind { count(&shape_b, &shape_a) } else { 0 });
-        Ok(GeometryPair { shape_a, shape_b, inside, surfaces: [surface_a, surface_b], function, flipped, same_kind, max_points })
+        Ok(GeometryPair { shape_a, shape_b, inside, surfaces: [surface_a, surface_b], function, flipped, same_kind, max_points, parts: None })
+    }
+
+    /// True for a compound pair (A or B a `Compound`).
+    pub fn is_compound(&self) -> bool {
+        self.parts.is_some()
     }
 
     /// Whether A and B are inside surfaces.
@@ -407,7 +439,13 @@ impl GeometryPair {
     /// first in a fixed order of the pose's numbers, rather than A: exchanging A and B then
     /// exchanges the poses too, the same body is the base, and the result is an exact mirror
     /// instead of a second iterative solve (GJK/EPA) that agrees only to its tolerance.
+    ///
+    /// A compound pair appends the points of each pair of parts in turn, their ids shifted past
+    /// the earlier part pairs' (`compound.rs`).
     pub fn contacts(&self, pose_a: &Pose, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
+        if let Some(parts) = &self.parts {
+            return compound::contacts(parts, pose_a, pose_b, out);
+        }
         let first = out.len();
         let flipped = if self.same_kind { pose_key_less(&pose_key(pose_b), &pose_key(pose_a)) } else { self.flipped };
         if flipped {
@@ -501,6 +539,11 @@ impl GeometryPair {
             _ => None,
         }
     }
+}
+
+/// The `function` of a compound pair, whose points come from its parts' pairs instead.
+fn compound_parts_only(_: &Shape, _: &Pose, _: &Shape, _: &Pose, _: &mut Vec<ContactPoint>) {
+    unreachable!("a compound pair's contacts are its part pairs' (GeometryPair::contacts)")
 }
 
 /// A pose's numbers in a fixed order, compared lexicographically.

@@ -62,7 +62,8 @@ impl ParryShape {
 /// Parry's shape for ours: Box -> Cuboid, Cylinder -> Cylinder (axis turned from y to z),
 /// Capsule -> Capsule along z, Sphere -> Ball, ConvexHull -> ConvexPolyhedron, Disk -> a cylinder
 /// prism below the disk, Rectangle -> a cuboid prism below it, Plane -> HalfSpace, Mesh -> TriMesh.
-/// `None` for shapes parry has no counterpart of (Point, Ellipsoid, PointCloud, GridSurface).
+/// `None` for shapes parry has no counterpart of (Point, Ellipsoid, PointCloud, GridSurface,
+/// Compound).
 pub fn to_parry_shape(shape: &Shape) -> Option<ParryShape> {
     let at = |z: f64| ParryPose::from_translation(ParryVec::new(0.0, 0.0, z));
     // Parry's cylinder axis is y; a quarter turn about x takes y to z.
@@ -87,7 +88,7 @@ pub fn to_parry_shape(shape: &Shape) -> Option<ParryShape> {
         }
         Shape::Plane => (SharedShape::new(HalfSpace::new(ParryVec::Z)), ParryPose::IDENTITY),
         Shape::Mesh(mesh) => (SharedShape::new(mesh.trimesh.clone()), ParryPose::IDENTITY),
-        Shape::Point | Shape::Ellipsoid { .. } | Shape::PointCloud(_) | Shape::GridSurface(_) => return None,
+        Shape::Point | Shape::Ellipsoid { .. } | Shape::PointCloud(_) | Shape::GridSurface(_) | Shape::Compound(_) => return None,
     };
     Some(ParryShape { shape: parry, offset })
 }
