@@ -31,4 +31,12 @@ pub const MODELS: &[Model] = &[
         fmi3_xml: rigid_body::fmi::fmi3_xml,
         documentation: rigid_body::fmi::documentation_html,
     },
+    Model {
+        name: "PlanarContact",
+        package: "planar_contact",
+        model_descriptions: "planar_contact/modelDescription",
+        fmi2_xml: planar_contact::fmi::fmi2_xml,
+        fmi3_xml: planar_contact::fmi::fmi3_xml,
+        documentation: planar_contact::fmi::documentation_html,
+    },
 ];
