@@ -117,8 +117,9 @@ def test_linear_spring_damper_and_tanh_give_the_closed_form(fmus):
     f_t = -mu * math.tanh(gain * vx) * f_n
     assert out["frame_b.f_0[2]"] == pytest.approx(f_n, rel=1e-13)
     assert out["frame_b.f_0[1]"] == pytest.approx(f_t, rel=1e-13)
-    # The force acts midway between the witnesses, depth / 2 below the line's surface... above it.
-    assert out["frame_b.t"] == pytest.approx(-(radius - depth / 2) * f_t, rel=1e-12)
+    # The force acts midway between the witnesses, radius - depth / 2 below the disc's centre:
+    # t = r x F about z with r = (0, -(radius - depth / 2)).
+    assert out["frame_b.t"] == pytest.approx((radius - depth / 2) * f_t, rel=1e-12)
     assert out["frame_a.f_0[1]"] == -out["frame_b.f_0[1]"]
 
 
@@ -147,7 +148,7 @@ def test_a_closed_polyline_from_a_file_against_a_circle(fmus, tmp_path):
         ({"geometry_b.radius": 0.0}, "geometry_b.radius = 0"),
         ({"geometry_b.shape": 3, "geometry_b.angles[2]": -1.0}, "geometry_b.angles[2] = -1"),
         ({"geometry_a.shape": 6, "geometry_a.file": "/nonexistent/cam.txt"}, "/nonexistent/cam.txt"),
-        ({"friction.mu_dynamic": 0.9}, "friction.mu_dynamic = 0.9"),
+        ({"friction.law": 3, "friction.mu_dynamic": 0.9}, "friction.mu_dynamic = 0.9"),
         ({"geometry_a.shape": 1, "friction.rolling": 0.1}, "friction.rolling = 0.1"),
     ],
 )
