@@ -195,3 +195,23 @@ def test_a_dragged_disc_sticks_until_the_closed_form_time_then_slips(fmus, inter
     np.testing.assert_allclose(result["contact.friction_force"][away], expected[away], rtol=2e-3, atol=1e-6)
     sticking = result["contact.sticking"].astype(bool)
     assert sticking[t < t_star - 2e-4].all() and not sticking[t > t_star + 2e-4].any()
+
+
+def test_model_exchange_refuses_a_stateful_law_on_more_points_than_slots(fmus, tmp_path):
+    version, (path, _, _), _ = fmus
+    decagon = tmp_path / "decagon.txt"
+    decagon.write_text("".join(f"{0.1 * math.cos(i * math.pi / 5)} {0.1 * math.sin(i * math.pi / 5)}\n" for i in range(10)))
+    start = {"geometry_b.shape": 6, "geometry_b.file": str(decagon), "geometry_b.closed": True, "friction.law": 6,
+             "friction.mu_static": 0.5, "frame_b.r_0[2]": 0.094}
+    messages = []
+
+    def logger(*args):
+        messages.append(" ".join(str(a) for a in args))
+
+    with pytest.raises(Exception):
+        simulate_fmu(str(path), fmi_type="ModelExchange", start_values=start, stop_time=0.01, logger=logger, debug_logging=True)
+    assert any("Model Exchange has states and event indicators for 8" in m for m in messages), messages
+    # Co-simulation takes the ten points.
+    result = simulate_fmu(str(path), fmi_type="CoSimulation", start_values=start, stop_time=0.01, output_interval=1e-3,
+                          output=["contact.points"])
+    assert (result["contact.points"] == 2).all()
