@@ -12,7 +12,7 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 12] = [
+const SCENARIOS: [&str; 13] = [
     "sphere_drop",
     "modelica_experiment_1",
     "modelica_experiment_2",
@@ -25,6 +25,7 @@ const SCENARIOS: [&str; 12] = [
     "modelica_experiment_3_1ms",
     "incline_stick_1ms",
     "incline_slide_1ms",
+    "planar_disc_rolls",
 ];
 
 fn scenario_dir() -> PathBuf {
@@ -226,6 +227,26 @@ fn incline_slide_accelerates_at_g_sin_minus_mu_cos() {
     let acceleration = check(&scenario, "slides: y acceleration [m/s2], 0.2-1 s");
     assert!((acceleration.expected.unwrap() + a * angle.cos()).abs() < 1e-12);
     assert!((outcome.checks[0].obtained / acceleration.expected.unwrap() - 1.0).abs() < 0.01);
+}
+
+#[test]
+fn planar_disc_rolls_down_the_slope_at_two_thirds_g_sin() {
+    let (scenario, outcome) = run_and_pass("planar_disc_rolls");
+    // The slope turned by -a; the disc solid (I = m r^2 / 2) and resting at its equilibrium depth.
+    let angle = -scalar(&scenario, "contact", "geometry_a.phi");
+    let (m, r) = (scalar(&scenario, "disc", "mass"), scalar(&scenario, "contact", "geometry_b.radius"));
+    assert!((parameter(&scenario, "disc", "inertia")[2] / (m * r * r / 2.0) - 1.0).abs() < 1e-12);
+    assert!(angle.tan() / 3.0 < scalar(&scenario, "contact", "friction.mu_static"), "the disc must roll, not slip");
+    let depth = (m * 9.81 * angle.cos() / scalar(&scenario, "contact", "normal.stiffness")).powf(2.0 / 3.0);
+    let start = parameter(&scenario, "disc", "r_0_start");
+    assert!((start[0] - (r - depth) * angle.sin()).abs() < 1e-15 && (start[1] - (r - depth) * angle.cos()).abs() < 1e-15);
+    let a = 2.0 / 3.0 * 9.81 * angle.sin();
+    let along_x = check(&scenario, "rolls: x acceleration [m/s2], 0.2-1 s");
+    assert!((along_x.expected.unwrap() - a * angle.cos()).abs() < 1e-12);
+    let spin = check(&scenario, "rolls: angular acceleration [rad/s2], 0.2-1 s");
+    assert!((spin.expected.unwrap() + a / r).abs() < 1e-12);
+    // The motion stays in the plane.
+    assert!(column(&outcome, "disc.r_0[3]").iter().all(|z| *z == 0.0));
 }
 
 /// A `_1ms` file: the checks pass at 1 ms steps under StepAverage, and the contact integrates the
