@@ -215,3 +215,29 @@ def test_model_exchange_refuses_a_stateful_law_on_more_points_than_slots(fmus, t
     result = simulate_fmu(str(path), fmi_type="CoSimulation", start_values=start, stop_time=0.01, output_interval=1e-3,
                           output=["contact.points"])
     assert (result["contact.points"] == 2).all()
+
+
+@pytest.mark.parametrize(
+    "shape_b, frame_b, points, depth",
+    [
+        # A rocker: the lower half of a circle of radius 1 about B's origin, 1 mm into the line.
+        ({"geometry_b.shape": 3, "geometry_b.radius": 1.0, "geometry_b.angles[1]": math.pi, "geometry_b.angles[2]": 2 * math.pi},
+         ((0.2, 0.999), 0.3), 1, 1e-3),
+        # A segment of 0.2 m tilted by 0.6 rad, its lower end below the line.
+        ({"geometry_b.shape": 4, "geometry_b.length": 0.2}, ((0.0, 0.05), 0.6), 1, 0.1 * math.sin(0.6) - 0.05),
+    ],
+)
+def test_an_arc_and_a_segment_on_a_line(fmus, shape_b, frame_b, points, depth):
+    _, (_, unzip, md), _ = fmus
+    parameters = {"normal.damping": 0.0, "friction.law": 1} | shape_b
+    frames = [((0.0, 0.0), 0.0, (0.0, 0.0), 0.0), (frame_b[0], frame_b[1], (0.0, 0.0), 0.0)]
+    slave = Slave(unzip, md)
+    try:
+        slave.initialize(parameters, planar_inputs(frames))
+        out = slave.get(["contact.points", "contact.separation", "frame_b.f_0[1]", "frame_b.f_0[2]"])
+    finally:
+        slave.free()
+    assert out["contact.points"] == points
+    assert out["contact.separation"] == pytest.approx(-depth, abs=1e-15)
+    assert out["frame_b.f_0[2]"] == pytest.approx(1e6 * depth, rel=1e-12)
+    assert out["frame_b.f_0[1]"] == 0.0
