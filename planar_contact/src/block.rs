@@ -127,12 +127,10 @@ pub struct Outputs {
 
 impl Outputs {
     pub fn all_finite(&self) -> bool {
-        let mut all = vec![self.frame_a.t, self.frame_b.t, self.separation, self.normal_force, self.friction_force, self.slip_speed];
-        all.extend(self.frame_a.f_0.iter().chain(&self.frame_b.f_0).chain(&self.p_0).chain(&self.n_0));
-        for p in &self.point {
-            all.extend([p.separation, p.normal_force, p.friction_force, p.p_0[0], p.p_0[1]]);
-        }
-        all.iter().all(|x| x.is_finite())
+        let scalars = [self.frame_a.t, self.frame_b.t, self.separation, self.normal_force, self.friction_force, self.slip_speed];
+        let vectors = self.frame_a.f_0.iter().chain(&self.frame_b.f_0).chain(&self.p_0).chain(&self.n_0);
+        let points = self.point.iter().flat_map(|p| [p.separation, p.normal_force, p.friction_force, p.p_0[0], p.p_0[1]]);
+        scalars.iter().chain(vectors).copied().chain(points).all(f64::is_finite)
     }
 }
 
@@ -313,6 +311,11 @@ impl Block {
                 deepest = Some(p);
             }
             if p.separation >= 0.0 && !self.is_stateful() {
+                // Apart under stateless laws: no force, only its slot's separation and point.
+                if let Some(slot) = out.point.get_mut(p.id as usize) {
+                    let c = p.point();
+                    *slot = PointOutput { separation: p.separation, p_0: [c.x, c.y], ..PointOutput::default() };
+                }
                 continue;
             }
             let pf = self.point_force(inputs, p, states);
@@ -335,16 +338,6 @@ impl Block {
                     friction_force: pf.friction_force_w.norm(),
                     p_0: [pf.point_w.x, pf.point_w.y],
                 };
-            }
-        }
-        // Candidates apart (skipped above under stateless laws) still report their separation.
-        for p in scratch.iter() {
-            if let Some(slot) = out.point.get_mut(p.id as usize) {
-                if slot.separation == 0.0 && !slot.active {
-                    slot.separation = p.separation;
-                    let c = p.point();
-                    slot.p_0 = [c.x, c.y];
-                }
             }
         }
         out.frame_b = Wrench { f_0: [force_b.x, force_b.y], t: torque_b };

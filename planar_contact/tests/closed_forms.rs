@@ -237,3 +237,22 @@ fn exchanging_a_and_b_mirrors_the_outputs_and_every_wrench_balances() {
     }
     assert!(touching >= 7, "only {touching} scenes touch");
 }
+
+#[test]
+fn each_slot_reports_its_candidate_touching_or_not() {
+    // A Segment of 0.2 m tilted by 0.6 rad above a Line: its right end (id 1) 1 mm deep, its left
+    // end (id 0) 0.2 sin(0.6) - 1 mm above.
+    let mut p = Parameters::default();
+    p.geometry_b.shape = PlanarShapeKind::Segment.value();
+    p.geometry_b.length = 0.2;
+    p.normal.damping = 0.0;
+    p.friction.law = FrictionLawKind::None.value();
+    let height = 0.1 * f64::sin(0.6) - 1e-3;
+    let out = evaluate(&p, &Inputs { frame_a: frame(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), frame_b: frame(0.0, height, -0.6, 0.0, 0.0, 0.0) });
+    let (low, high) = (&out.point[1], &out.point[0]);
+    assert!(low.active && (low.separation + 1e-3).abs() < 1e-15 && (low.normal_force - 1e6 * 1e-3).abs() < 1e-9);
+    assert!(!high.active && (high.separation - (0.2 * f64::sin(0.6) - 1e-3)).abs() < 1e-15 && high.normal_force == 0.0);
+    assert!((high.p_0[0] + 0.1 * f64::cos(0.6)).abs() < 1e-15);
+    assert_eq!(out.points, 1);
+    assert!(out.point[2..].iter().all(|slot| *slot == Default::default()));
+}
