@@ -269,9 +269,29 @@ fn build_table() -> Vec<Variable<Model>> {
                     $base + 20,
                     concat!(
                         "The contact surface is the inside of ", $body, "'s shape (Adams IFLIP/JFLIP_GEOMETRY): a Sphere is a socket, ",
-                        "a Cylinder an open-ended bore of its length; offered against a Point, Sphere or Capsule (and a Cylinder in a Cylinder)"
+                        "a Box a container, a Cylinder a bore of its length (end faces by end_bottom, end_top), a Capsule or an Ellipsoid ",
+                        "a closed cavity; offered against a Point, Sphere, Capsule, Box, ConvexHull or PointCloud in it, and a Cylinder ",
+                        "in a Sphere, Box or Cylinder"
                     ),
                     |m| &mut $g(m).inside,
+                ),
+                V::boolean_parameter(
+                    concat!($prefix, ".end_bottom"),
+                    $base + 21,
+                    concat!(
+                        "An inside Cylinder's bottom end face (at -length/2 on its z axis) is a wall (Adams FACE_CONTACT_BOTTOM); ",
+                        "false leaves that end of the bore open. Only for shape = Cylinder with inside = true"
+                    ),
+                    |m| &mut $g(m).end_bottom,
+                ),
+                V::boolean_parameter(
+                    concat!($prefix, ".end_top"),
+                    $base + 22,
+                    concat!(
+                        "An inside Cylinder's top end face (at +length/2 on its z axis) is a wall (Adams FACE_CONTACT_TOP); ",
+                        "false leaves that end of the bore open. Only for shape = Cylinder with inside = true"
+                    ),
+                    |m| &mut $g(m).end_top,
                 ),
             ]
         };

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use contact_force::physics::geometry::GeometryPair;
+use contact_force::physics::geometry::{GeometryPair, Surface};
 use contact_force::physics::math::Vec3;
 use contact_force::physics::shape::{ConvexHull, HeightField, PointCloud, Shape, ShapeKind, TriangleMesh};
 
@@ -100,9 +100,11 @@ fn every_pair_is_accepted_in_both_orders_or_refused_naming_both_shapes() {
     }
 }
 
-/// The inside surfaces' table of the guide: rows are the inside shape (A, `geometry_a.inside`),
-/// columns what lies in it (B); a cell is the point count, "—" when refused. Shapes whose inside
-/// is offered for no pair get no row (the guide says so in a sentence).
+/// The inside surfaces' table of the README and the guide: rows are the inside shape (A,
+/// `geometry_a.inside`; an inside Cylinder twice, with its end faces off and on), columns what lies
+/// in it (B); a cell is the point count, "V" per hull vertex and "N" per cloud point (with their
+/// factor, 6 for a box's six faces), "—" when refused. Shapes whose inside is offered for no pair
+/// get no row (the guide says so in a sentence).
 fn inside_table() -> String {
     let kinds: Vec<ShapeKind> = ShapeKind::ITEMS.iter().map(|i| ShapeKind::from_value(i.value).unwrap()).collect();
     let mut text = String::from("| inside A \\ B |");
@@ -112,18 +114,38 @@ fn inside_table() -> String {
     text.push_str("\n|---|");
     text.push_str(&"---|".repeat(kinds.len()));
     text.push('\n');
-    for a in &kinds {
+    let closed = Surface { inside: true, end_bottom: true, end_top: true };
+    let rows = kinds.iter().flat_map(|&a| {
+        let mut rows = vec![(a, Surface::inside(true), format!("**{}**", a.name()))];
+        if a == ShapeKind::Cylinder {
+            rows.push((a, closed, "**Cylinder, end faces on**".to_string()));
+        }
+        rows
+    });
+    for (a, surface, label) in rows {
         let cells: Vec<String> = kinds
             .iter()
-            .map(|b| match GeometryPair::with_inside(sample(*a), true, sample(*b), false) {
-                Ok(pair) => pair.max_points().to_string(),
+            .map(|b| match GeometryPair::with_surfaces(sample(a), surface, sample(*b), Surface::default()) {
+                Ok(pair) => match b {
+                    // The samples have 8 vertices and 8 points.
+                    ShapeKind::ConvexHull | ShapeKind::PointCloud => {
+                        let per = if *b == ShapeKind::ConvexHull { "V" } else { "N" };
+                        let (whole, rest) = (pair.max_points() / 8, pair.max_points() % 8);
+                        match (whole, rest) {
+                            (1, 0) => per.to_string(),
+                            (w, 0) => format!("{w}{per}"),
+                            (w, r) => format!("{w}{per} + {r}"),
+                        }
+                    }
+                    _ => pair.max_points().to_string(),
+                },
                 Err(_) => "—".to_string(),
             })
             .collect();
         if cells.iter().all(|c| c == "—") {
             continue;
         }
-        text.push_str(&format!("| **{}** |", a.name()));
+        text.push_str(&format!("| {label} |"));
         for cell in cells {
             text.push_str(&format!(" {cell} |"));
         }
@@ -135,8 +157,10 @@ fn inside_table() -> String {
 #[test]
 fn the_guides_inside_table_matches_the_registry_in_both_orders() {
     let expected = inside_table();
-    let text = std::fs::read_to_string(format!("{}/docs/src/pairs.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    assert!(text.contains(&expected), "docs/src/pairs.md's inside table is out of date; replace it with:\n\n{expected}");
+    for file in ["README.md", "docs/src/pairs.md"] {
+        let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert!(text.contains(&expected), "{file}'s inside table is out of date; replace it with:\n\n{expected}");
+    }
     // The inside shape as B behaves as it does as A.
     for a in ShapeKind::ITEMS {
         for b in ShapeKind::ITEMS {

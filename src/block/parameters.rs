@@ -8,7 +8,7 @@ use crate::files;
 use crate::physics::contact::Laws;
 use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::material::MaterialPair;
-use crate::physics::geometry::GeometryPair;
+use crate::physics::geometry::{GeometryPair, Surface};
 use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
 use crate::physics::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
@@ -35,6 +35,10 @@ pub struct GeometryParameters {
     pub q: [f64; 4],
     /// The contact surface is the inside of the shape (a socket, a bore), Adams' IFLIP/JFLIP.
     pub inside: bool,
+    /// An inside Cylinder's -z end face is a wall (Adams' FACE_CONTACT_BOTTOM).
+    pub end_bottom: bool,
+    /// An inside Cylinder's +z end face is a wall (Adams' FACE_CONTACT_TOP).
+    pub end_top: bool,
 }
 
 impl GeometryParameters {
@@ -48,6 +52,8 @@ impl GeometryParameters {
             r: [0.0; 3],
             q: [1.0, 0.0, 0.0, 0.0],
             inside: false,
+            end_bottom: false,
+            end_top: false,
         }
     }
 }
@@ -563,8 +569,22 @@ impl Parameters {
         let mut warnings = Vec::new();
         let (shape_a, offset_a) = geometry("geometry_a", &p.geometry_a, resources, &mut warnings)?;
         let (shape_b, offset_b) = geometry("geometry_b", &p.geometry_b, resources, &mut warnings)?;
+        for (prefix, g) in [("geometry_a", &p.geometry_a), ("geometry_b", &p.geometry_b)] {
+            for (field, on) in [("end_bottom", g.end_bottom), ("end_top", g.end_top)] {
+                let cylinder = g.shape == ShapeKind::Cylinder.value();
+                if on && !(g.inside && cylinder) {
+                    let why = if cylinder { format!("{prefix}.inside is false") } else { format!("{prefix}.shape is not a Cylinder") };
+                    return Err(refuse(
+                        &format!("{prefix}.{field}"),
+                        "true",
+                        format!("an end face is a wall of an inside Cylinder ({prefix}.shape = Cylinder, {prefix}.inside = true), and {why}"),
+                    ));
+                }
+            }
+        }
+        let surface = |g: &GeometryParameters| Surface { inside: g.inside, end_bottom: g.end_bottom, end_top: g.end_top };
         let (inside_a, inside_b) = (p.geometry_a.inside, p.geometry_b.inside);
-        let pair = GeometryPair::with_inside(shape_a, inside_a, shape_b, inside_b).map_err(|e| {
+        let pair = GeometryPair::with_surfaces(shape_a, surface(&p.geometry_a), shape_b, surface(&p.geometry_b)).map_err(|e| {
             // An inside pair is refused naming the switches that made it one.
             let switches: Vec<&str> = [(inside_a, "geometry_a.inside"), (inside_b, "geometry_b.inside")]
                 .into_iter()

@@ -1,8 +1,11 @@
 //! The inside of a cylinder (base: a bore, a bearing or a hole, `geometry_X.inside`) against a
-//! point, a sphere, a capsule or a cylinder (follower: a pin or a shaft) in it.
+//! point, a sphere, a capsule or a cylinder (follower: a pin or a shaft), or a box, a hull or a
+//! point cloud, in it.
 //!
 //! The base's solid is the wall outside the radius R about its axis a (through its centre c),
-//! over its length 2L: an open-ended bore, its end faces off. A point x has the axial coordinate
+//! over its length 2L, and each end face that is on (`geometry_X.end_bottom` at `s = -L`,
+//! `geometry_X.end_top` at `s = +L`, Adams' FACE_CONTACT_BOTTOM/TOP): with both off an
+//! open-ended bore, with both on a closed can that holds what is in it along its axis too. A point x has the axial coordinate
 //! `s = (x - c) · a` and the radial offset `v = x - c - s a` of length `rho`, direction
 //! `e = v / rho`. A ball of radius r centred at x faces the wall point `p_a = c + s a + R e` with
 //! its outermost point `p_b = x + r e`; the normal from the wall into the bore is `n = -e` and
@@ -23,15 +26,27 @@
 //! from the axis, which differ to second order in the tilt. A shaft whose axis lies wholly beyond
 //! the bore's ends is out of it: no point. A capsule of zero length is a ball (one point).
 //!
+//! A box, a hull or a point cloud meets the wall with its vertices within the bore's length
+//! (`cavity::vertices`: those beyond the wall, or the closest one), each a ball of radius 0: the
+//! radial distance is convex, so the deepest point of a polytope is a vertex.
+//!
+//! An end face that is on is a flat wall, the half-space beyond the plane of the end: the follower
+//! meets it as it meets a plane (`cavity::flat_wall`: a ball's bottom, a capsule's ends, a
+//! cylinder's rim points, a polytope's vertices), so a ball resting on a closed bore's bottom
+//! carries its weight at the plane's closed-form depth. Ids: the wall's first (as above), then the
+//! bottom face's, then the top face's, each as many as the follower uses against a plane.
+//!
 //! On the axis there is no radial direction; the bore's own x axis is taken, so that the result
 //! stays finite (at the largest clearance, R - r).
 
-use super::ContactPoint;
-use crate::physics::math::{Pose, Vec3};
+use super::{cavity, ContactPoint};
+use crate::physics::math::{Pose, Rotation, Vec3};
 use crate::physics::shape::Shape;
 
 /// The bore of an inside cylinder, placed in W.
 struct Bore {
+    /// The bore's pose (its z is the axis).
+    pose: Pose,
     centre: Vec3,
     axis: Vec3,
     /// Used as the radial direction on the axis.
@@ -43,7 +58,16 @@ struct Bore {
 impl Bore {
     fn of(shape: &Shape, pose: &Pose) -> Bore {
         let Shape::Cylinder { radius, half_length } = *shape else { unreachable!("inside_cylinder called with {shape:?}") };
-        Bore { centre: pose.r, axis: pose.q * Vec3::z(), across: pose.q * Vec3::x(), radius, half_length }
+        Bore { pose: *pose, centre: pose.r, axis: pose.q * Vec3::z(), across: pose.q * Vec3::x(), radius, half_length }
+    }
+
+    /// The planes of the bottom (`s = -L`) and top (`s = +L`) end faces, their +z into the bore.
+    fn ends(&self) -> [Pose; 2] {
+        let flip = Rotation::from_axis_angle(&Vec3::x_axis(), std::f64::consts::PI);
+        [
+            Pose { r: self.centre - self.axis * self.half_length, q: self.pose.q },
+            Pose { r: self.centre + self.axis * self.half_length, q: self.pose.q * flip },
+        ]
     }
 
     /// The axial coordinate of `x`.
@@ -92,17 +116,49 @@ impl Bore {
     }
 }
 
-/// Canonical pair function: an inside cylinder (base) and a point or sphere (follower).
-pub(super) fn ball_contacts(bore: &Shape, pose: &Pose, ball: &Shape, centre: &Pose, out: &mut Vec<ContactPoint>) {
+/// Canonical pair function: an inside cylinder (base) with its bottom and top end faces on or off
+/// and any follower it offers.
+pub(super) fn contacts<const BOTTOM: bool, const TOP: bool>(bore: &Shape, pose: &Pose, follower: &Shape, follower_pose: &Pose, out: &mut Vec<ContactPoint>) {
     let bore = Bore::of(bore, pose);
+    match follower {
+        Shape::Point | Shape::Sphere { .. } => ball_contacts(&bore, follower, follower_pose, out),
+        Shape::Capsule { .. } | Shape::Cylinder { .. } => shaft_contacts(&bore, follower, follower_pose, out),
+        _ => cavity::vertices(follower, follower_pose, 0, out, |x| (bore.axial(x).abs() <= bore.half_length).then(|| bore.ball(x, 0.0))),
+    }
+    let mut offset = wall_count(follower) as u32;
+    let [bottom, top] = bore.ends();
+    for (on, end) in [(BOTTOM, bottom), (TOP, top)] {
+        if on {
+            cavity::flat_wall(&end, follower, follower_pose, offset, out);
+            offset += cavity::flat_wall_count(follower) as u32;
+        }
+    }
+}
+
+/// The wall's ids, then each end face's that is on.
+pub(super) fn count<const BOTTOM: bool, const TOP: bool>(_: &Shape, follower: &Shape) -> usize {
+    wall_count(follower) + (usize::from(BOTTOM) + usize::from(TOP)) * cavity::flat_wall_count(follower)
+}
+
+/// The wall's ids: one for a ball, two for a shaft (one for a capsule of zero length), one per
+/// vertex of a box, a hull or a cloud.
+fn wall_count(follower: &Shape) -> usize {
+    match follower {
+        Shape::Point | Shape::Sphere { .. } => 1,
+        Shape::Capsule { .. } | Shape::Cylinder { .. } => shaft_count(follower),
+        _ => cavity::vertex_count(follower),
+    }
+}
+
+/// A point or a sphere against the wall.
+fn ball_contacts(bore: &Bore, ball: &Shape, centre: &Pose, out: &mut Vec<ContactPoint>) {
     if bore.axial(&centre.r).abs() <= bore.half_length {
         out.push(bore.ball(&centre.r, super::sphere_radius(ball)));
     }
 }
 
-/// Canonical pair function: an inside cylinder (base) and a capsule or a cylinder (follower).
-pub(super) fn shaft_contacts(bore: &Shape, pose: &Pose, shaft: &Shape, shaft_pose: &Pose, out: &mut Vec<ContactPoint>) {
-    let bore = Bore::of(bore, pose);
+/// A capsule or a cylinder against the wall.
+fn shaft_contacts(bore: &Bore, shaft: &Shape, shaft_pose: &Pose, out: &mut Vec<ContactPoint>) {
     let (radius, half_length, rim) = match *shaft {
         Shape::Capsule { radius, half_length } => (radius, half_length, false),
         Shape::Cylinder { radius, half_length } => (radius, half_length, true),
@@ -127,7 +183,7 @@ pub(super) fn shaft_contacts(bore: &Shape, pose: &Pose, shaft: &Shape, shaft_pos
 }
 
 /// Two point ids, one per end of the shaft's part in the bore; one for a capsule of zero length.
-pub(super) fn shaft_count(_: &Shape, shaft: &Shape) -> usize {
+fn shaft_count(shaft: &Shape) -> usize {
     match shaft {
         Shape::Capsule { half_length, .. } if *half_length == 0.0 => 1,
         _ => 2,
@@ -151,7 +207,7 @@ mod tests {
         let bore = Shape::Cylinder { radius: 0.05, half_length: 0.1 };
         let centre = Pose { r: pose.r + Vec3::new(0.07, 0.0, -0.012), q: Rotation::identity() };
         let mut out = Vec::new();
-        ball_contacts(&bore, &pose, &Shape::Sphere { radius: 0.04 }, &centre, &mut out);
+        contacts::<false, false>(&bore, &pose, &Shape::Sphere { radius: 0.04 }, &centre, &mut out);
         assert_eq!(out.len(), 1);
         let c = out[0];
         assert!((c.separation + 0.002).abs() < 1e-15, "{}", c.separation);
@@ -160,7 +216,7 @@ mod tests {
         assert!(((c.p_b_w - c.p_a_w).dot(&c.normal_ab_w) - c.separation).abs() < 1e-15);
         // Beyond the bore's end the pin is out of it.
         out.clear();
-        ball_contacts(&bore, &pose, &Shape::Point, &Pose { r: pose.r + Vec3::new(0.11, 0.0, -0.06), q: Rotation::identity() }, &mut out);
+        contacts::<false, false>(&bore, &pose, &Shape::Point, &Pose { r: pose.r + Vec3::new(0.11, 0.0, -0.06), q: Rotation::identity() }, &mut out);
         assert!(out.is_empty());
     }
 
@@ -175,7 +231,7 @@ mod tests {
         for shaft in [Shape::Cylinder { radius: 0.045, half_length: 0.15 }, Shape::Capsule { radius: 0.045, half_length: 0.15 }] {
             let shaft_pose = Pose { r: pose.r + Vec3::y() * d + axis * 0.03, q: pose.q };
             let mut out = Vec::new();
-            shaft_contacts(&bore, &pose, &shaft, &shaft_pose, &mut out);
+            contacts::<false, false>(&bore, &pose, &shaft, &shaft_pose, &mut out);
             assert_eq!(out.len(), 2, "{shaft:?}");
             for c in &out {
                 assert!((c.separation - (0.05 - d - 0.045)).abs() < 1e-15, "{shaft:?}: {}", c.separation);
@@ -197,7 +253,7 @@ mod tests {
         let tilt = 0.2_f64;
         let shaft_pose = Pose { r: Vec3::zeros(), q: Rotation::from_axis_angle(&Vec3::x_axis(), tilt) };
         let mut out = Vec::new();
-        shaft_contacts(&bore, &pose, &capsule, &shaft_pose, &mut out);
+        contacts::<false, false>(&bore, &pose, &capsule, &shaft_pose, &mut out);
         assert_eq!(out.len(), 2);
         let depth = 0.1 * tilt.sin() + 0.04 - 0.05;
         for c in &out {
@@ -206,7 +262,56 @@ mod tests {
         assert!(out[0].normal_ab_w.y < 0.0 && out[1].normal_ab_w.y > 0.0);
         // Wholly beyond the bore's end: out of it.
         out.clear();
-        shaft_contacts(&bore, &pose, &capsule, &Pose { r: Vec3::z() * 0.35, q: shaft_pose.q }, &mut out);
+        contacts::<false, false>(&bore, &pose, &capsule, &Pose { r: Vec3::z() * 0.35, q: shaft_pose.q }, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_closed_bottom_holds_a_ball_and_a_shaft_along_the_axis_and_an_open_one_lets_them_out() {
+        // A bore along W's z, radius 0.05, half length 0.1, its bottom end face at z = -0.1.
+        let pose = Pose { r: Vec3::new(0.1, 0.2, 0.3), q: Rotation::identity() };
+        let bore = Shape::Cylinder { radius: 0.05, half_length: 0.1 };
+        let ball = Shape::Sphere { radius: 0.02 };
+        let centre = Pose { r: pose.r + Vec3::new(0.01, 0.0, -0.1 + 0.02 - 0.003), q: Rotation::identity() };
+        let mut out = Vec::new();
+        contacts::<true, false>(&bore, &pose, &ball, &centre, &mut out);
+        // The wall (id 0, clear by 0.05 - 0.01 - 0.02) and the bottom face (id 1, 0.003 deep).
+        assert_eq!(out.len(), 2);
+        assert!((out[0].separation - 0.02).abs() < 1e-15);
+        assert_eq!(out[1].id, 1);
+        assert!((out[1].separation + 0.003).abs() < 1e-15 && (out[1].normal_ab_w - Vec3::z()).norm() < 1e-15, "{:?}", out[1]);
+        assert_eq!(count::<true, false>(&bore, &ball), 2);
+        // The top face (id 2 with both on) is 0.183 above the ball.
+        out.clear();
+        contacts::<true, true>(&bore, &pose, &ball, &centre, &mut out);
+        assert!((out[2].separation - (0.2 - 0.02 + 0.003 - 0.02)).abs() < 1e-15 && (out[2].normal_ab_w + Vec3::z()).norm() < 1e-15);
+        // A shaft standing on the closed bottom: its bottom rim's four points, 0.001 deep.
+        let shaft = Shape::Cylinder { radius: 0.04, half_length: 0.05 };
+        out.clear();
+        contacts::<true, false>(&bore, &pose, &shaft, &Pose { r: pose.r - Vec3::z() * (0.05 + 0.001), q: Rotation::identity() }, &mut out);
+        let deep: Vec<_> = out.iter().filter(|c| c.separation < 0.0).collect();
+        assert_eq!(deep.len(), 4);
+        assert!(deep.iter().all(|c| (c.separation + 0.001).abs() < 1e-15 && (2..10).contains(&c.id)));
+        assert_eq!(count::<true, false>(&bore, &shaft), 2 + 8);
+        // The open bore: nothing holds the ball below its end.
+        out.clear();
+        contacts::<false, false>(&bore, &pose, &ball, &Pose { r: pose.r - Vec3::z() * 0.11, q: Rotation::identity() }, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_box_meets_the_wall_with_its_corners_within_the_bore() {
+        // A square peg of half side 0.036 in a bore of radius 0.05: corners at 0.036 sqrt(2) =
+        // 0.0509 from the axis, 0.0009 into the wall; the corners beyond the open end are out.
+        let pose = Pose::identity();
+        let bore = Shape::Cylinder { radius: 0.05, half_length: 0.1 };
+        let peg = Shape::Box { half_extents: Vec3::new(0.036, 0.036, 0.1) };
+        let mut out = Vec::new();
+        contacts::<false, false>(&bore, &pose, &peg, &Pose { r: Vec3::z() * 0.05, q: Rotation::identity() }, &mut out);
+        assert_eq!(out.len(), 4, "{out:?}");
+        for c in &out {
+            assert!(c.id & 4 == 0, "the corners at z = -0.05: {}", c.id);
+            assert!((c.separation - (0.05 - 0.036 * 2f64.sqrt())).abs() < 1e-15);
+        }
     }
 }

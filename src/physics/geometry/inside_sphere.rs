@@ -12,10 +12,21 @@
 //! the bottom of the socket both ends share the load; tilted, the lower end carries more. A
 //! capsule of zero length is a ball: one point (id 0).
 //!
+//! A box, a hull or a point cloud meets the wall with its vertices (`cavity::vertices`: those
+//! beyond the wall, or the closest one), each a ball of radius 0, exact since `|x - c|` is convex.
+//!
+//! A cylinder's distance from c is largest on one of its two rim circles, at the rim point whose
+//! direction from the rim's centre m is the part of `m - c` across the axis: `m + r u`. Each rim
+//! gives that point and the ones at +90, +180 and +270 degrees about the axis (the plane-cylinder
+//! pair's pattern, ids 0 and 1 the farthest points of the -z and +z rims, 2 to 4 and 5 to 7 the
+//! others). With c on the axis every rim point is equally far and the cylinder's x axis stands for
+//! u: the four points then press equally along lines through c, so their wrench about c does not
+//! depend on the pattern's turn and the force stays continuous through that pose.
+//!
 //! A ball at the very centre has no radial direction; W's -z is taken (n = +z) so that the result
 //! stays finite (it is then at the largest clearance, R - r, from every wall point).
 
-use super::ContactPoint;
+use super::{cavity, cylinder_plane, ContactPoint};
 use crate::physics::math::{Pose, Vec3};
 use crate::physics::shape::Shape;
 
@@ -44,6 +55,42 @@ pub(super) fn capsule_contacts(cavity: &Shape, pose: &Pose, capsule: &Shape, cap
     for (id, end) in [(0, -half_length), (1, half_length)] {
         out.push(contact(&pose.r, big, &(capsule_pose.r + u * end), radius).with_id(id));
     }
+}
+
+/// Canonical pair function: an inside sphere (base) and a box, a hull or a point cloud (follower):
+/// its vertices.
+pub(super) fn vertex_contacts(cavity_shape: &Shape, pose: &Pose, follower: &Shape, follower_pose: &Pose, out: &mut Vec<ContactPoint>) {
+    let big = cavity_radius(cavity_shape);
+    cavity::vertices(follower, follower_pose, 0, out, |x| Some(contact(&pose.r, big, x, 0.0)));
+}
+
+/// The vertex count of a box, a hull or a cloud.
+pub(super) fn vertex_count(_: &Shape, follower: &Shape) -> usize {
+    cavity::vertex_count(follower)
+}
+
+/// Canonical pair function: an inside sphere (base) and a cylinder (follower): four points on
+/// each rim, as in the module comment.
+pub(super) fn cylinder_contacts(cavity_shape: &Shape, pose: &Pose, cylinder: &Shape, cylinder_pose: &Pose, out: &mut Vec<ContactPoint>) {
+    let Shape::Cylinder { radius, half_length } = *cylinder else { unreachable!("inside_sphere cylinder with {cylinder:?}") };
+    let big = cavity_radius(cavity_shape);
+    let axis = cylinder_pose.q * Vec3::z();
+    let reference = cylinder_pose.q * Vec3::x();
+    let mut rims = [[Vec3::zeros(); 4]; 2];
+    for (rim, end) in rims.iter_mut().zip([-half_length, half_length]) {
+        let centre = cylinder_pose.r + axis * end;
+        // `rim_points` takes the lowest point along -n: here the farthest from c.
+        *rim = cylinder_plane::rim_points(&centre, &axis, radius, &reference, &(pose.r - centre));
+    }
+    let ids = [(0, rims[0][0]), (1, rims[1][0]), (2, rims[0][1]), (3, rims[0][2]), (4, rims[0][3]), (5, rims[1][1]), (6, rims[1][2]), (7, rims[1][3])];
+    for (id, x) in ids {
+        out.push(contact(&pose.r, big, &x, 0.0).with_id(id));
+    }
+}
+
+/// Four points on each rim of a cylinder.
+pub(super) fn cylinder_count(_: &Shape, _: &Shape) -> usize {
+    8
 }
 
 /// Two point ids, one per capsule end; one for a capsule of zero length.
@@ -118,5 +165,40 @@ mod tests {
         assert!((out[0].normal_ab_w.x + out[1].normal_ab_w.x).abs() < 1e-15);
         assert_eq!(capsule_count(&socket, &capsule), 2);
         assert_eq!(capsule_count(&socket, &Shape::Capsule { radius: 0.1, half_length: 0.0 }), 1);
+    }
+
+    #[test]
+    fn a_box_touches_with_the_corners_beyond_the_wall_and_a_cylinder_with_its_farthest_rim_points() {
+        let socket = Shape::Sphere { radius: 0.5 };
+        let pose = Pose { r: Vec3::new(0.1, 0.2, 0.3), q: Rotation::identity() };
+        // A cube of half side 0.2 whose four bottom corners are at sqrt(0.08 + z^2) from the centre.
+        let part = Shape::Box { half_extents: Vec3::new(0.2, 0.2, 0.2) };
+        let z = 0.42;
+        let mut out = Vec::new();
+        vertex_contacts(&socket, &pose, &part, &Pose { r: pose.r - Vec3::z() * (z - 0.2), q: Rotation::identity() }, &mut out);
+        let depth = (0.08 + z * z).sqrt() - 0.5;
+        assert_eq!(out.len(), 4);
+        for c in &out {
+            assert!(c.id & 4 == 0, "a bottom corner: {}", c.id);
+            assert!((c.separation + depth).abs() < 1e-15);
+        }
+        // Lifted clear: the one closest corner gives the separation.
+        out.clear();
+        vertex_contacts(&socket, &pose, &part, &Pose { r: pose.r + Vec3::x() * 0.01, q: Rotation::identity() }, &mut out);
+        assert_eq!(out.len(), 1);
+        assert!((out[0].separation - (0.5 - (0.21f64.powi(2) + 0.08).sqrt())).abs() < 1e-15);
+
+        // A cylinder of radius 0.1, half length 0.2, its axis along x, 0.3 below the centre: each
+        // rim's farthest point is straight down from the rim's centre, at sqrt(0.04 + 0.16).
+        let cylinder = Shape::Cylinder { radius: 0.1, half_length: 0.2 };
+        let lying = Pose { r: pose.r - Vec3::z() * 0.3, q: Rotation::from_axis_angle(&Vec3::y_axis(), std::f64::consts::FRAC_PI_2) };
+        out.clear();
+        cylinder_contacts(&socket, &pose, &cylinder, &lying, &mut out);
+        assert_eq!(out.len(), 8);
+        for c in &out[..2] {
+            assert!((c.separation - (0.5 - 0.2f64.sqrt())).abs() < 1e-15, "{}", c.separation);
+            assert!(((c.p_b_w - pose.r).z + 0.4).abs() < 1e-15);
+        }
+        assert!(out[2..].iter().all(|c| c.separation > out[0].separation));
     }
 }

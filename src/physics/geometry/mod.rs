@@ -7,7 +7,9 @@
 //!
 //! A geometry may be an inside surface (`geometry_X.inside`): the solid is then the space outside
 //! the shape's surface, and the canonical inside pairs (`inside_canonical`, the inside shape
-//! first: `inside_sphere`, `inside_cylinder`) take what lies in the cavity.
+//! first: `inside_sphere`, `inside_box`, `inside_cylinder`, `inside_capsule`, `inside_ellipsoid`,
+//! with what they share in `cavity`) take what lies in the cavity. An inside cylinder's end faces
+//! are on or off ([`Surface`]).
 //!
 //! A pair function appends the pair's contact points to a vector. Each point carries an `id`
 //! below the pair's `max_points` (a box corner, a cloud point, a manifold slot), which keys the
@@ -18,6 +20,7 @@
 mod box_plane;
 mod capsule_capsule;
 mod capsule_plane;
+mod cavity;
 mod cloud_surface;
 pub use cloud_surface::CloudOnPlane;
 mod convex;
@@ -36,7 +39,10 @@ mod height_field;
 pub(crate) mod hull_depth;
 mod hull_dispatch;
 mod hull_plane;
+mod inside_box;
+mod inside_capsule;
 mod inside_cylinder;
+mod inside_ellipsoid;
 mod inside_sphere;
 pub mod kinematics;
 mod kinematics_face;
@@ -150,28 +156,67 @@ impl std::fmt::Display for UnsupportedPair {
 /// What the inside surfaces offer, said in every refusal of an inside pair.
 macro_rules! inside_offered {
     () => {
-        "inside surfaces are offered for a Sphere (a socket: against a Point, Sphere or Capsule in it) and a Cylinder \
-         (an open-ended bore of its length, end faces off: against a Point, Sphere, Capsule or Cylinder in it)"
+        "inside surfaces are offered for a Sphere (a socket), a Box (a container) and a Cylinder (a bore, its end faces \
+         on or off by geometry_X.end_bottom and geometry_X.end_top) against a Point, Sphere, Capsule, Cylinder, Box, \
+         ConvexHull or PointCloud in them, and for a Capsule and an Ellipsoid against the same but a Cylinder"
     };
 }
 
+/// How a geometry's surface meets the other body: the solid (the default) or, with `inside`, the
+/// space inside its surface; an inside Cylinder's end faces are on or off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Surface {
+    /// The contact surface is the inside of the shape (`geometry_X.inside`).
+    pub inside: bool,
+    /// An inside Cylinder's -z end face is a wall (`geometry_X.end_bottom`).
+    pub end_bottom: bool,
+    /// An inside Cylinder's +z end face is a wall (`geometry_X.end_top`).
+    pub end_top: bool,
+}
+
+impl Surface {
+    /// The solid, or the inside with a Cylinder's end faces off.
+    pub fn inside(inside: bool) -> Surface {
+        Surface { inside, ..Surface::default() }
+    }
+}
+
 /// The canonical inside pairs, the inside shape (base) first: the one place that says which exist.
-fn inside_canonical(base: ShapeKind, follower: ShapeKind) -> Result<(PairFunction, PointCount), &'static str> {
+fn inside_canonical(base: ShapeKind, follower: ShapeKind, surface: Surface) -> Result<(PairFunction, PointCount), &'static str> {
     use ShapeKind::*;
+    if (surface.end_bottom || surface.end_top) && base != Cylinder {
+        return Err(concat!("end faces (geometry_X.end_bottom, geometry_X.end_top) belong to an inside Cylinder; ", inside_offered!()));
+    }
+    let solids = matches!(follower, Point | Sphere | Capsule | Box | ConvexHull | PointCloud);
     Ok(match (base, follower) {
         (Sphere, Point | Sphere) => (inside_sphere::ball_contacts, one),
         (Sphere, Capsule) => (inside_sphere::capsule_contacts, inside_sphere::capsule_count),
-        (Cylinder, Point | Sphere) => (inside_cylinder::ball_contacts, one),
-        (Cylinder, Capsule | Cylinder) => (inside_cylinder::shaft_contacts, inside_cylinder::shaft_count),
-        (Sphere | Cylinder, _) => {
+        (Sphere, Cylinder) => (inside_sphere::cylinder_contacts, inside_sphere::cylinder_count),
+        (Sphere, Box | ConvexHull | PointCloud) => (inside_sphere::vertex_contacts, inside_sphere::vertex_count),
+        (Box, _) if solids || follower == Cylinder => (inside_box::contacts, inside_box::count),
+        (Cylinder, _) if solids || follower == Cylinder => match (surface.end_bottom, surface.end_top) {
+            (false, false) => (inside_cylinder::contacts::<false, false>, inside_cylinder::count::<false, false>),
+            (true, false) => (inside_cylinder::contacts::<true, false>, inside_cylinder::count::<true, false>),
+            (false, true) => (inside_cylinder::contacts::<false, true>, inside_cylinder::count::<false, true>),
+            (true, true) => (inside_cylinder::contacts::<true, true>, inside_cylinder::count::<true, true>),
+        },
+        (Capsule, _) if solids => (inside_capsule::contacts, inside_capsule::count),
+        (Ellipsoid, _) if solids => (inside_ellipsoid::contacts, inside_ellipsoid::count),
+        (Capsule | Ellipsoid, Cylinder) => {
             return Err(concat!(
-                "this shape in the cavity is not offered yet (Box, ConvexHull, PointCloud and the others); ",
+                "a cylinder's rim against a curved cavity's wall has no closed form here (a Sphere or a Box holds one); ",
+                inside_offered!()
+            ))
+        }
+        (Sphere | Box | Cylinder | Capsule | Ellipsoid, _) => {
+            return Err(concat!(
+                "this shape in the cavity is not offered (an Ellipsoid, Disk, Rectangle, Plane, Mesh or GridSurface); ",
                 inside_offered!()
             ))
         }
         _ => {
             return Err(concat!(
-                "the inside of this shape is not offered yet (Box, Capsule, Ellipsoid and the others; a Cylinder's end faces neither); ",
+                "the inside of this shape is not offered (a Point, Disk, Rectangle, Plane, ConvexHull, Mesh, PointCloud or GridSurface); ",
                 inside_offered!()
             ))
         }
@@ -245,6 +290,8 @@ pub struct GeometryPair {
     shape_b: Shape,
     /// A and B are inside surfaces (`geometry_X.inside`).
     inside: [bool; 2],
+    /// A's and B's surfaces as given.
+    surfaces: [Surface; 2],
     function: PairFunction,
     /// The canonical function takes B first.
     flipped: bool,
@@ -264,9 +311,21 @@ impl GeometryPair {
     /// Two inside surfaces never touch as solids, and an inside shape the block does not offer
     /// is refused with what is offered.
     pub fn with_inside(shape_a: Shape, inside_a: bool, shape_b: Shape, inside_b: bool) -> Result<Self, UnsupportedPair> {
+        Self::with_surfaces(shape_a, Surface::inside(inside_a), shape_b, Surface::inside(inside_b))
+    }
+
+    /// [`GeometryPair::with_inside`] with each side's [`Surface`] in full (an inside Cylinder's end
+    /// faces). End faces on anything but an inside Cylinder are refused.
+    pub fn with_surfaces(shape_a: Shape, surface_a: Surface, shape_b: Shape, surface_b: Surface) -> Result<Self, UnsupportedPair> {
         let (a, b) = (shape_a.kind(), shape_b.kind());
+        let (inside_a, inside_b) = (surface_a.inside, surface_b.inside);
         let inside = [inside_a, inside_b];
         let refuse = |reason| UnsupportedPair { a, b, inside, reason };
+        for (surface, kind) in [(surface_a, a), (surface_b, b)] {
+            if (surface.end_bottom || surface.end_top) && !(surface.inside && kind == ShapeKind::Cylinder) {
+                return Err(refuse("end faces (geometry_X.end_bottom, geometry_X.end_top) belong to an inside Cylinder (geometry_X.inside = true)"));
+            }
+        }
         let (function, count, flipped) = match inside {
             [false, false] => {
                 if let Some(reason) = impossible(a, b) {
@@ -279,11 +338,11 @@ impl GeometryPair {
                 }
             }
             [true, false] => {
-                let (function, count) = inside_canonical(a, b).map_err(refuse)?;
+                let (function, count) = inside_canonical(a, b, surface_a).map_err(refuse)?;
                 (function, count, false)
             }
             [false, true] => {
-                let (function, count) = inside_canonical(b, a).map_err(refuse)?;
+                let (function, count) = inside_canonical(b, a, surface_b).map_err(refuse)?;
                 (function, count, true)
             }
             [true, true] => {
@@ -296,12 +355,17 @@ impl GeometryPair {
         let same_kind = a == b && !inside_a && !inside_b;
         let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) }
             .max(if same_kind { count(&shape_b, &shape_a) } else { 0 });
-        Ok(GeometryPair { shape_a, shape_b, inside, function, flipped, same_kind, max_points })
+        Ok(GeometryPair { shape_a, shape_b, inside, surfaces: [surface_a, surface_b], function, flipped, same_kind, max_points })
     }
 
     /// Whether A and B are inside surfaces.
     pub fn inside(&self) -> [bool; 2] {
         self.inside
+    }
+
+    /// A's and B's surfaces (inside or not, an inside Cylinder's end faces).
+    pub fn surfaces(&self) -> [Surface; 2] {
+        self.surfaces
     }
 
     pub fn shape_a(&self) -> &Shape {
@@ -421,6 +485,10 @@ impl GeometryPair {
     /// The pair's contact points as independent per-point queries at these poses, when the pair
     /// is a point cloud against a shape with a surface; `None` for every other pair.
     pub fn point_queries(&self, pose_a: &Pose, pose_b: &Pose) -> Option<PointQueries<'_>> {
+        if self.inside != [false, false] {
+            // A cloud in a cavity meets its wall, not the shape's outside surface.
+            return None;
+        }
         let (base, base_pose, cloud, cloud_pose) =
             if self.flipped { (&self.shape_b, pose_b, &self.shape_a, pose_a) } else { (&self.shape_a, pose_a, &self.shape_b, pose_b) };
         match cloud {
