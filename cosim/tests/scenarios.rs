@@ -12,7 +12,7 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 12] = [
+const SCENARIOS: [&str; 14] = [
     "sphere_drop",
     "modelica_experiment_1",
     "modelica_experiment_2",
@@ -25,6 +25,8 @@ const SCENARIOS: [&str; 12] = [
     "modelica_experiment_3_1ms",
     "incline_stick_1ms",
     "incline_slide_1ms",
+    "planar_disc_rolls",
+    "planar_cam_follower",
 ];
 
 fn scenario_dir() -> PathBuf {
@@ -226,6 +228,50 @@ fn incline_slide_accelerates_at_g_sin_minus_mu_cos() {
     let acceleration = check(&scenario, "slides: y acceleration [m/s2], 0.2-1 s");
     assert!((acceleration.expected.unwrap() + a * angle.cos()).abs() < 1e-12);
     assert!((outcome.checks[0].obtained / acceleration.expected.unwrap() - 1.0).abs() < 0.01);
+}
+
+#[test]
+fn planar_disc_rolls_down_the_slope_at_two_thirds_g_sin() {
+    let (scenario, outcome) = run_and_pass("planar_disc_rolls");
+    // The slope turned by -a; the disc solid (I = m r^2 / 2) and resting at its equilibrium depth.
+    let angle = -scalar(&scenario, "contact", "geometry_a.phi");
+    let (m, r) = (scalar(&scenario, "disc", "mass"), scalar(&scenario, "contact", "geometry_b.radius"));
+    assert!((parameter(&scenario, "disc", "inertia")[2] / (m * r * r / 2.0) - 1.0).abs() < 1e-12);
+    assert!(angle.tan() / 3.0 < scalar(&scenario, "contact", "friction.mu_static"), "the disc must roll, not slip");
+    let depth = (m * 9.81 * angle.cos() / scalar(&scenario, "contact", "normal.stiffness")).powf(2.0 / 3.0);
+    let start = parameter(&scenario, "disc", "r_0_start");
+    assert!((start[0] - (r - depth) * angle.sin()).abs() < 1e-15 && (start[1] - (r - depth) * angle.cos()).abs() < 1e-15);
+    let a = 2.0 / 3.0 * 9.81 * angle.sin();
+    let along_x = check(&scenario, "rolls: x acceleration [m/s2], 0.2-1 s");
+    assert!((along_x.expected.unwrap() - a * angle.cos()).abs() < 1e-12);
+    let spin = check(&scenario, "rolls: angular acceleration [rad/s2], 0.2-1 s");
+    assert!((spin.expected.unwrap() + a / r).abs() < 1e-12);
+    // The motion stays in the plane.
+    assert!(column(&outcome, "disc.r_0[3]").iter().all(|z| *z == 0.0));
+}
+
+#[test]
+fn planar_cam_follower_lifts_by_twice_the_eccentricity_with_the_quasi_static_force() {
+    let (scenario, outcome) = run_and_pass("planar_cam_follower");
+    let (m, k) = (scalar(&scenario, "follower", "mass"), scalar(&scenario, "contact", "normal.stiffness"));
+    let (radius, e) = (scalar(&scenario, "contact", "geometry_a.radius"), parameter(&scenario, "contact", "geometry_a.r")[0]);
+    let w = 20.0;
+    let g = -parameter(&scenario, "follower", "gravity")[1];
+    assert!(w * w * e < g, "the follower must stay on the cam");
+    assert!((parameter(&scenario, "follower", "r_0_start")[1] - (radius - m * g / k)).abs() < 1e-12);
+    assert!((parameter(&scenario, "follower", "v_0_start")[1] - e * w).abs() < 1e-15, "the follower starts with the cam's speed");
+    assert!((check(&scenario, "lift: range of y [m], 0.1-1 s").expected.unwrap() - 2.0 * e).abs() < 1e-15);
+    assert!((check(&scenario, "largest normal force [N], 0.1-1 s").expected.unwrap() - m * (g + e * w * w)).abs() < 1e-12);
+    assert!((check(&scenario, "smallest normal force [N], 0.1-1 s (never leaves the cam)").expected.unwrap() - m * (g - e * w * w)).abs() < 1e-12);
+    // The cam's torque balances the force's moment about the shaft: t = -x_c f with the contact
+    // under the cam's centre, x_c = e cos(w t).
+    let (phi, force, torque) = (column(&outcome, "contact.frame_a.phi"), column(&outcome, "contact.contact.normal_force"), column(&outcome, "contact.frame_a.t"));
+    let t = outcome.results().time();
+    assert!((phi[t.len() - 1] - w * t[t.len() - 1]).abs() < 1e-9);
+    for i in (t.len() / 2..t.len()).step_by(97) {
+        let expected = -e * phi[i].cos() * force[i];
+        assert!((torque[i] - expected).abs() < 1e-12 * force[i].max(1.0), "t = {}: torque {} against {expected}", t[i], torque[i]);
+    }
 }
 
 /// A `_1ms` file: the checks pass at 1 ms steps under StepAverage, and the contact integrates the

@@ -297,7 +297,9 @@ fn geometry(
     Ok((shape, Pose { r: Vec3::from(p.r), q }))
 }
 
-fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
+/// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
+/// parameters the same).
+pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
     let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, "is not a normal law number (1 to 7)"))?;
     let non_negative = |name: &str, x: f64| check(name, x, x >= 0.0, "must be >= 0");
     match kind {
@@ -391,7 +393,9 @@ fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), Param
     Ok((p.v_stiction, p.v_transition))
 }
 
-fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
+/// The friction law of `friction.*` (without the couples, which need the pair), checked; shared
+/// with the PlanarContact FMU.
+pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
     let kind =
         FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, "is not a friction law number (1 to 7)"))?;
     match kind {

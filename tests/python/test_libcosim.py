@@ -94,6 +94,12 @@ CASES = {
         checks=["slides: y acceleration [m/s2], 0.2-1 s", "slides: final sticking"],
         compare=["box.r_0[2]", "box.v_0[2]", "contact.contact.normal_force", "contact.contact.friction_force"],
     ),
+    "planar_disc_rolls": dict(
+        stop_time=0.3, changes=None,
+        # The slope checks read 0.2-1 s: here 0.2-0.3 s; it rolls (sticks) at 0.3 s too.
+        checks=["rolls: x acceleration [m/s2], 0.2-1 s", "rolls: angular acceleration [rad/s2], 0.2-1 s", "rolls: final sticking"],
+        compare=["disc.r_0[1]", "disc.v_0[1]", "disc.w_0[3]", "contact.contact.normal_force", "contact.contact.friction_force"],
+    ),
 }
 
 
@@ -411,7 +417,7 @@ def test_every_choice_set_in_libcosim_takes_effect(variable, sweep_files, extrac
                 f"{variable}: {cases[i][0]} and {cases[j][0]} give the same outputs in libcosim")
 
 
-@pytest.mark.parametrize("model", ["ContactForce", "RigidBody"])
+@pytest.mark.parametrize("model", ["ContactForce", "RigidBody", "PlanarContact"])
 def test_libcosim_sees_every_parameter_of_both_fmus(model):
     """libcosim lists every parameter of the FMI 2 FMU that FMPy lists (none dropped as an FMI 2
     Enumeration), with libcosim's type for FMPy's (the enumerations as Integer)."""

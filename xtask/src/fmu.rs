@@ -125,15 +125,24 @@ fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String
 /// zigbuild, glibc 2.17), so that cargo schedules the crates side by side on the available cores.
 /// The default features are both FMI versions; no feature is named, so that any other build of
 /// these packages for this target with the default features shares the fingerprints.
+/// A model with `own_build` (it links contact_force without its exports) gets an invocation of
+/// its own after that one.
 fn build_libraries(toolchain: &Toolchain) -> Result {
-    let packages: Vec<&str> = MODELS.iter().map(|model| model.package).collect();
+    let packages: Vec<&str> = MODELS.iter().filter(|model| !model.own_build).map(|model| model.package).collect();
     println!("==> building the {} libraries and the unwinding probe (release, {})", packages.join(", "), zigbuild::zig_target());
     let mut command = toolchain.release_build();
     command.args(["--lib", "--package", "unwind_probe"]);
     for package in packages {
         command.args(["--package", package]);
     }
-    run(command.current_dir(root()))
+    run(command.current_dir(root()))?;
+    for model in MODELS.iter().filter(|model| model.own_build) {
+        println!("==> building the {} library on its own (release, {})", model.package, zigbuild::zig_target());
+        let mut command = toolchain.release_build();
+        command.args(["--lib", "--package", model.package]);
+        run(command.current_dir(root()))?;
+    }
+    Ok(())
 }
 
 /// Copies a model's built library to [`staged_library`] and returns that path.

@@ -6,6 +6,10 @@ pub struct Model {
     pub name: &'static str,
     /// The cargo package whose cdylib is the binary of both FMUs (default features: both APIs).
     pub package: &'static str,
+    /// Built in a cargo invocation of its own: the package links contact_force's rlib with
+    /// `default-features = false`, and features unify within one invocation, so built beside
+    /// contact_force its binary would also hold ContactForce's FMI exports (the same names).
+    pub own_build: bool,
     /// Folder (relative to the workspace root) of the committed `fmi2.xml` and `fmi3.xml`.
     pub model_descriptions: &'static str,
     pub fmi2_xml: fn() -> String,
@@ -18,6 +22,7 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "ContactForce",
         package: "contact_force",
+        own_build: false,
         model_descriptions: "modelDescription",
         fmi2_xml: contact_force::fmi::fmi2_xml,
         fmi3_xml: contact_force::fmi::fmi3_xml,
@@ -26,9 +31,19 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "RigidBody",
         package: "rigid_body",
+        own_build: false,
         model_descriptions: "rigid_body/modelDescription",
         fmi2_xml: rigid_body::fmi::fmi2_xml,
         fmi3_xml: rigid_body::fmi::fmi3_xml,
         documentation: rigid_body::fmi::documentation_html,
+    },
+    Model {
+        name: "PlanarContact",
+        package: "planar_contact",
+        own_build: true,
+        model_descriptions: "planar_contact/modelDescription",
+        fmi2_xml: planar_contact::fmi::fmi2_xml,
+        fmi3_xml: planar_contact::fmi::fmi3_xml,
+        documentation: planar_contact::fmi::documentation_html,
     },
 ];

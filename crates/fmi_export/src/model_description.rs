@@ -51,6 +51,8 @@ const UNITS: &[UnitDefinition] = &[
     unit("m", 0, 1, 0, 0),
     unit("s", 0, 0, 1, 0),
     unit("m/s", 0, 1, -1, 0),
+    // PlanarContact: an angle about z.
+    unit("rad", 0, 0, 0, 1),
     unit("rad/s", 0, 0, -1, 1),
     // RigidBody's Model Exchange: the rate of a quaternion and the angular acceleration.
     unit("1/s", 0, 0, -1, 0),
