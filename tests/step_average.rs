@@ -366,6 +366,7 @@ fn a_spin_up_torque_is_estimated() {
         }
         model.do_step(h).expect("step");
     }
+}
 
 /// A ball given as a Compound of one sphere (its file an absolute path) bounces under StepAverage
 /// as the Sphere does: the block integrates a compound through the same evaluation.
