@@ -417,3 +417,91 @@ fn the_fmi2_c_api_applies_the_provided_normal_force_and_refuses_its_input_deriva
     assert_eq!(fmu.set_derivatives(&["contact.point[1].provided.normal_force"], &[1], &[1.0]), Status::Error);
     assert!(fmu.logged("is a provided force"), "{:?}", fmu.messages());
 }
+
+#[test]
+fn the_law_outputs_depend_on_the_frames_only_and_the_forces_on_the_provided_inputs() {
+    use contact_force::variables::table;
+    let depends = |output: &str| -> Vec<String> {
+        let scalar = table().by_name(output).unwrap_or_else(|| panic!("{output}"));
+        table().dependencies_of(scalar).iter().map(|s| s.name.clone()).collect()
+    };
+    for i in 1..=POINT_OUTPUTS {
+        for output in ["depth", "depth_rate", "slip_velocity[1]", "n_0[3]", "tangent1_0[1]", "tangent2_0[2]", "weight"] {
+            let on = depends(&format!("contact.point[{i}].{output}"));
+            assert!(!on.is_empty() && on.iter().all(|name| name.starts_with("frame_")), "contact.point[{i}].{output}: {on:?}");
+        }
+        // A friction law may read the slot's normal force: it does not depend on the friction inputs.
+        let normal = depends(&format!("contact.point[{i}].normal_force"));
+        assert!(normal.contains(&format!("contact.point[{i}].provided.normal_force")), "{normal:?}");
+        assert!(!normal.iter().any(|name| name.contains("friction_force")), "{normal:?}");
+    }
+    let force = depends("frame_b.f_0[3]");
+    for i in 1..=POINT_OUTPUTS {
+        for input in ["provided.normal_force", "provided.friction_force[1]", "provided.friction_force[2]"] {
+            assert!(force.contains(&format!("contact.point[{i}].{input}")), "frame_b.f_0[3] on contact.point[{i}].{input}");
+        }
+    }
+}
+
+/// Model Exchange: the provided forces are inputs like the frames; a stateful friction law under
+/// a provided normal force gives the built-in pair's deflection rates and stick/slip indicators.
+#[test]
+fn model_exchange_takes_the_provided_forces_as_inputs() {
+    let (stiffness, damping) = (1e7, 1e4);
+    let mut models = [Model::default(), Model::default()];
+    for (k, model) in models.iter_mut().enumerate() {
+        let p = &mut model.parameters;
+        p.geometry_b.shape = ShapeKind::Box.value();
+        p.geometry_b.size = [0.2, 0.1, 0.1];
+        p.normal.law = if k == 0 { NormalLawKind::GroundModel.value() } else { NormalLawKind::ProvidedByInput.value() };
+        (p.normal.stiffness, p.normal.damping) = (stiffness, damping);
+        p.friction.law = FrictionLawKind::ElasticCone.value();
+        model.parameters_changed();
+        model.check_model_exchange().expect("offered");
+        model.inputs.frame_b = Frame { r_0: [0.0, 0.0, 0.0499], q: quaternion(&Rotation::from_scaled_axis(Vec3::new(0.0, 0.01, 0.002))), v_0: [1e-3, 2e-4, -1e-3], ..Frame::default() };
+        let states = (0..POINT_OUTPUTS)
+            .map(|slot| {
+                let mut state = PointState::default();
+                state.tangential.deflection = Vec3::new(1e-5 * slot as f64, -2e-6, 0.0);
+                state
+            })
+            .collect();
+        model.set_point_states(states);
+        model.inputs_changed();
+    }
+    let outputs = models[1].update_outputs().unwrap().clone();
+    for i in 0..POINT_OUTPUTS {
+        let law = outputs.law[i];
+        models[1].inputs.provided[i].normal_force = law.depth.sqrt() * (stiffness * law.depth + damping * law.depth_rate);
+    }
+    models[1].inputs_changed();
+    let want = models[0].update_locals().unwrap().clone();
+    let got = models[1].update_locals().unwrap().clone();
+    let scale = want.stick.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+    for i in 0..POINT_OUTPUTS {
+        assert!((got.stick[i] - want.stick[i]).abs() <= 1e-12 * scale, "slot {i}: {} vs {}", got.stick[i], want.stick[i]);
+        assert_eq!(got.separation[i], want.separation[i]);
+        for c in 0..3 {
+            assert!((got.deflection_rate[i][c] - want.deflection_rate[i][c]).abs() <= 1e-12, "slot {i}");
+        }
+    }
+    assert!(want.stick.iter().any(|s| *s != 1.0), "some corner carries");
+}
+
+/// The provided forces are inputs: the serialized FMU state carries them.
+#[test]
+fn the_fmu_state_keeps_the_provided_forces() {
+    use contact_force::variables::table;
+    let mut model = Model::default();
+    model.parameters.normal.law = NormalLawKind::ProvidedByInput.value();
+    model.parameters_changed();
+    model.initialize().expect("valid");
+    model.inputs.frame_b.r_0 = [0.0, 0.0, 0.099];
+    model.inputs.provided[0].normal_force = 321.0;
+    model.inputs.provided[7].friction_force = [1.5, -2.5];
+    model.inputs_changed();
+    let bytes = table().serialize(&mut model);
+    let mut restored = table().deserialize(&bytes).expect("a state");
+    assert_eq!(restored.inputs, model.inputs);
+    assert_eq!(restored.update_outputs().unwrap().frame_b.f_0, [0.0, 0.0, 321.0]);
+}
