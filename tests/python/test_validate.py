@@ -47,8 +47,8 @@ PARAMETERS = [
 
 # physics.md: the enumeration items, in the order of their stable numbers.
 ENUMERATIONS = {
-    "normal.law": ["LinearSpringDamper", "LimitedDamper", "HuntCrossley", "SmoothSpringDamper", "Impact", "GroundModel", "Restitution"],
-    "friction.law": ["None", "SmoothStickSlip", "AdamsCoulomb", "Tanh", "Stribeck", "ElasticCone", "Stiction"],
+    "normal.law": ["LinearSpringDamper", "LimitedDamper", "HuntCrossley", "SmoothSpringDamper", "Impact", "GroundModel", "Restitution", "ProvidedByInput"],
+    "friction.law": ["None", "SmoothStickSlip", "AdamsCoulomb", "Tanh", "Stribeck", "ElasticCone", "Stiction", "ProvidedByInput"],
 }
 
 
