@@ -27,7 +27,7 @@ use super::real::Real;
 /// Beyond this `|n_x|` the first tangent comes from W's y axis instead of its x axis.
 pub const X_AXIS_LIMIT: f64 = 0.9;
 
-/// What a user's law gives for one point slot: the normal force magnitude \[N\] (clipped at 0 by
+/// What a user's law gives for one point slot: the normal force magnitude (N) (clipped at 0 by
 /// the block) and the friction force (N) along the slot's tangents `t1`, `t2`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Given<S: Real = f64> {
@@ -54,7 +54,7 @@ pub fn tangent_basis<S: Real>(n: &Vector3<S>) -> (Vector3<S>, Vector3<S>) {
     (t1, t2)
 }
 
-/// The normal force a provided law gives at a point of penetration `depth` \[m\]: the input
+/// The normal force a provided law gives at a point of penetration `depth` (m): the input
 /// clipped at 0 while the point penetrates, 0 apart (as every built-in law).
 #[inline]
 pub fn normal_force<S: Real>(depth: S, given: S) -> S {
@@ -65,7 +65,7 @@ pub fn normal_force<S: Real>(depth: S, given: S) -> S {
 }
 
 /// The friction force on B (W) a provided law gives along `t1`, `t2` while the point carries the
-/// normal force `normal_force` \[N\]; zero without it (friction is zero when `f_n = 0`).
+/// normal force `normal_force` (N); zero without it (friction is zero when `f_n = 0`).
 #[inline]
 pub fn friction_force<S: Real>(normal_force: S, t1: &Vector3<S>, t2: &Vector3<S>, given: &[S; 2]) -> Vector3<S> {
     if normal_force.v() <= 0.0 {
@@ -77,7 +77,7 @@ pub fn friction_force<S: Real>(normal_force: S, t1: &Vector3<S>, t2: &Vector3<S>
 /// What a user's law reads of one point: the kinematics the block computed there.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LawInputs {
-    /// Penetration depth `max(0, -separation)` \[m\].
+    /// Penetration depth `max(0, -separation)` (m).
     pub depth: f64,
     /// Penetration rate `-v_rel . n` (m/s), positive while approaching.
     pub depth_rate: f64,
