@@ -277,6 +277,7 @@ fn a_stateful_friction_law_advances_with_a_provided_normal_force() {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)] // A column names a slot and a component as well as a column.
 fn the_derivatives_with_respect_to_the_provided_forces_are_their_finite_differences() {
     let mut p = with_laws(&base(ShapeKind::Plane, ShapeKind::Box), true, false);
     p.geometry_b.size = [0.2, 0.1, 0.1];
