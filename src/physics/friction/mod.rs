@@ -47,7 +47,7 @@ stable_enum! {
         ElasticCone = 6,
         /// Tangential spring up to mu_s f_n at the maximum deformation, then slip at mu_d (Adams STICTION); stateful.
         Stiction = 7,
-        /// Taken from the input contact.point[i].provided.friction_force of each point slot: two components along the slot's tangent1_0 and tangent2_0, applied while the point carries a normal force (Simscape Provided by Input, Adams CFFSUB).
+        /// The user's law: per point slot, the input provided.friction_force of that slot (contact.point i), two components along its tangent1_0 and tangent2_0, applied while the point carries a normal force (Simscape Provided by Input, Adams CFFSUB).
         ProvidedByInput = 8,
     }
 }

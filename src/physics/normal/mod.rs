@@ -39,7 +39,7 @@ stable_enum! {
         GroundModel = 6,
         /// k d^n (1 + chi dd) with chi from the coefficient of restitution (Hunt-Crossley family).
         Restitution = 7,
-        /// Taken from the input contact.point[i].provided.normal_force of each point slot, clipped at 0 (Simscape Provided by Input, Adams CNFSUB).
+        /// The user's law: per point slot, the input provided.normal_force of that slot (contact.point i), clipped at 0 (Simscape Provided by Input, Adams CNFSUB).
         ProvidedByInput = 8,
     }
 }
