@@ -135,7 +135,8 @@ const STEP: f64 = 1e-5;
 impl<'a, 'l> Cycle<'a, 'l> {
     /// B's frame height `z` over A's plane, sliding along x.
     fn new(api: &'a Api<'l>, c: Component, z: f64, reals: Vec<u32>, all_types: bool) -> Self {
-        let inputs = vrs(|s| s.causality() == Causality::Input);
+        // The frames' inputs (the provided forces of the laws provided by input stay unset).
+        let inputs = vrs(|s| s.causality() == Causality::Input && s.vr <= 26);
         assert_eq!(inputs.len(), 26);
         let mut values = vec![0.0; 26];
         values[3] = 1.0; // frame_a.q[1]

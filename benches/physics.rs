@@ -31,7 +31,7 @@ impl Scene {
     fn new(parameters: &Parameters, frame_a: Frame, frame_b: Frame) -> Scene {
         let (block, _) = Block::new(parameters, None).unwrap_or_else(|e| panic!("benchmark parameters refused: {e}"));
         let mut scene =
-            Scene { block, inputs: Inputs { frame_a, frame_b }, scratch: Vec::new(), states: Vec::new(), out: Outputs::default() };
+            Scene { block, inputs: Inputs::of_frames(frame_a, frame_b), scratch: Vec::new(), states: Vec::new(), out: Outputs::default() };
         scene.evaluate();
         scene
     }

@@ -387,6 +387,12 @@ impl fmi_export::FmuModel for Model {
 
     /// The inputs have value references 1 to 26, in the order of `input_derivatives`.
     fn set_input_derivative(&mut self, vr: u32, value: f64) -> Result<(), String> {
+        if crate::variables::provided_input_index(vr).is_some() {
+            return Err(format!(
+                "value reference {vr} is a provided force (contact.point[i].provided.*): input derivatives are taken for the \
+                 frames' inputs (value references 1 to 26); the provided forces are held over a step"
+            ));
+        }
         let index = (vr as usize).checked_sub(1).filter(|i| *i < INPUT_COUNT).ok_or_else(|| format!("value reference {vr} is not an input"))?;
         Model::set_input_derivative(self, index, value)
     }
@@ -527,6 +533,20 @@ impl fmi_export::FmuModel for Model {
              inputs (Gauss-Seidel), from those inputs. <code>contact.max_normal_force</code> is the peak within the step, which the \
              average hides. Directional derivatives are refused under StepAverage; Model Exchange always uses the instantaneous \
              wrench.</p>\n",
+        );
+        page.push_str(
+            "<h2>Laws provided by input</h2>\n<p>With <code>normal.law = ProvidedByInput</code> or <code>friction.law = \
+             ProvidedByInput</code> (Simscape's Provided by Input, Adams' CNFSUB and CFFSUB) the block still finds the contact points; \
+             per point slot i it outputs what a law needs, <code>contact.point[i].depth</code>, <code>depth_rate</code>, \
+             <code>slip_velocity</code> (along <code>tangent1_0</code> and <code>tangent2_0</code>), <code>n_0</code>, \
+             <code>tangent1_0</code>, <code>tangent2_0</code> and <code>weight</code> (these depend on the frames only), and takes \
+             <code>contact.point[i].provided.normal_force</code> (clipped at 0, applied while the point penetrates) and \
+             <code>contact.point[i].provided.friction_force</code> (two components along the tangents, applied while the point \
+             carries a normal force). Either may be provided while the other is a built-in law (a built-in friction law uses the \
+             provided normal force). A point cloud's slots follow its file's order. Refused: a pair that can have more than eight \
+             contact points, <code>coupling.mode = StepAverage</code>, and the spin friction torque with provided friction. \
+             Directional derivatives are exact with respect to the provided forces too; input derivatives are not taken for them \
+             (they are held over a step).</p>\n",
         );
         page.push_str("<h2>Normal force laws (<code>normal.law</code>)</h2>\n");
         law_list(&mut page, &crate::variables::NORMAL_LAW);

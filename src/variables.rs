@@ -5,7 +5,9 @@
 //!
 //! Value references: `time` 0, inputs 1 to 26, outputs from 100, per-point outputs from 1000,
 //! geometry parameters from 200 (A) and 250 (B), normal law 300, friction 400, `material.pair`
-//! 500, `solver.max_step` 600, coupling and the bodies' mass properties 700, Model Exchange states, derivatives and event indicators from 3000.
+//! 500, `solver.max_step` 600, coupling and the bodies' mass properties 700, the point slots of
+//! the laws provided by input from 1100 (`1100 + 20 (i - 1) + k`, see [`PROVIDED_SLOT_BASE`]),
+//! Model Exchange states, derivatives and event indicators from 3000.
 #![forbid(unsafe_code)]
 
 use std::sync::OnceLock;
@@ -57,6 +59,28 @@ pub static MATERIAL_PAIR: EnumerationType =
 
 /// The inputs the geometry-only outputs (separation, normal) depend on.
 pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.q", "frame_b.r_0", "frame_b.q"];
+
+/// Both frames' inputs: what the kinematics a provided law reads depend on (not the provided
+/// forces, so that a law outside the block closes no algebraic loop through them).
+pub const FRAME_INPUTS: [&str; 8] =
+    ["frame_a.r_0", "frame_a.q", "frame_a.v_0", "frame_a.w_0", "frame_b.r_0", "frame_b.q", "frame_b.v_0", "frame_b.w_0"];
+
+/// Value reference of the first variable of point slot 1 of the laws provided by input; slot i
+/// (from 1) starts at `PROVIDED_SLOT_BASE + PROVIDED_SLOT_STRIDE (i - 1)`.
+pub const PROVIDED_SLOT_BASE: u32 = 1100;
+pub const PROVIDED_SLOT_STRIDE: u32 = 20;
+/// Offset in a slot of `contact.point[i].provided.normal_force`; the two components of
+/// `contact.point[i].provided.friction_force` follow it.
+pub const PROVIDED_NORMAL_OFFSET: u32 = 14;
+
+/// The index (as `block::jacobian::PROVIDED_INPUTS`: `3 slot + component`) of a provided force's
+/// value reference, or `None` for any other value reference.
+pub fn provided_input_index(vr: u32) -> Option<usize> {
+    let offset = vr.checked_sub(PROVIDED_SLOT_BASE)?;
+    let (slot, k) = ((offset / PROVIDED_SLOT_STRIDE) as usize, offset % PROVIDED_SLOT_STRIDE);
+    let component = k.checked_sub(PROVIDED_NORMAL_OFFSET).filter(|c| *c < 3)?;
+    (slot < crate::block::POINT_OUTPUTS).then_some(3 * slot + component as usize)
+}
 
 /// A new table; each FMU instance owns one (see `fmi_export::FmuModel::build_table`).
 pub fn build() -> Table<Model> {
@@ -195,19 +219,68 @@ fn build_table() -> Vec<Variable<Model>> {
                     concat!("Signed distance at contact point ", $i, " (0 when the pair has no such point)"),
                     |m| std::slice::from_mut(&mut m.outputs.point[$slot].separation))
                 .depends_on(&POSE_INPUTS),
+                // Not on the friction inputs (a user's friction law reads it): on the frames, the
+                // slot's provided normal force and its deflection (none of the laws uses it).
                 V::float(concat!("contact.point[", $i, "].normal_force"), 1002 + 10 * ($i - 1), 1, Output, "N",
                     concat!("Normal force at contact point ", $i),
-                    |m| std::slice::from_mut(&mut m.outputs.point[$slot].normal_force)),
+                    |m| std::slice::from_mut(&mut m.outputs.point[$slot].normal_force))
+                .depends_on(&["frame_a.r_0", "frame_a.q", "frame_a.v_0", "frame_a.w_0", "frame_b.r_0", "frame_b.q", "frame_b.v_0", "frame_b.w_0",
+                    concat!("contact.point[", $i, "].provided.normal_force")]),
                 V::float(concat!("contact.point[", $i, "].friction_force"), 1003 + 10 * ($i - 1), 1, Output, "N",
                     concat!("Magnitude of the tangential force at contact point ", $i),
                     |m| std::slice::from_mut(&mut m.outputs.point[$slot].friction_force)),
                 V::float(concat!("contact.point[", $i, "].p_0"), 1004 + 10 * ($i - 1), 3, Output, "m",
                     concat!("Where the force of contact point ", $i, " acts, in W"),
-                    |m| &mut m.outputs.point[$slot].p_0),
+                    |m| &mut m.outputs.point[$slot].p_0)
+                .depends_on(&POSE_INPUTS),
             ]);
         )+};
     }
     point_outputs!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
+
+    // Laws provided by input, per point slot (value references 1100 + 20 (i - 1) + k): what a
+    // user's law reads (outputs, on the frames only) and the forces it gives (inputs).
+    macro_rules! provided_slots {
+        ($($i:literal => $slot:literal),+) => {$(
+            t.extend([
+                V::float(concat!("contact.point[", $i, "].depth"), 1100 + 20 * ($i - 1), 1, Output, "m",
+                    concat!("Penetration depth max(0, -separation) at contact point ", $i, " (written where a law is ProvidedByInput; 0 under the built-in laws)"),
+                    |m| std::slice::from_mut(&mut m.outputs.law[$slot].depth))
+                .depends_on(&POSE_INPUTS),
+                V::float(concat!("contact.point[", $i, "].depth_rate"), 1101 + 20 * ($i - 1), 1, Output, "m/s",
+                    concat!("Penetration rate -v_rel . n at contact point ", $i, ", positive while approaching (written where a law is ProvidedByInput)"),
+                    |m| std::slice::from_mut(&mut m.outputs.law[$slot].depth_rate))
+                .depends_on(&FRAME_INPUTS),
+                V::float(concat!("contact.point[", $i, "].slip_velocity"), 1102 + 20 * ($i - 1), 2, Output, "m/s",
+                    concat!("Slip velocity of B relative to A at contact point ", $i, " along tangent1_0 and tangent2_0 (written where a law is ProvidedByInput)"),
+                    |m| &mut m.outputs.law[$slot].slip_velocity)
+                .depends_on(&FRAME_INPUTS),
+                V::float(concat!("contact.point[", $i, "].n_0"), 1104 + 20 * ($i - 1), 3, Output, "1",
+                    concat!("Unit normal from A toward B at contact point ", $i, ", in W (written where a law is ProvidedByInput)"),
+                    |m| &mut m.outputs.law[$slot].n_0)
+                .depends_on(&POSE_INPUTS),
+                V::float(concat!("contact.point[", $i, "].tangent1_0"), 1107 + 20 * ($i - 1), 3, Output, "1",
+                    concat!("First tangent t1 of contact point ", $i, ": W's x axis in the contact plane (W's y axis where |n_x| > 0.9), in W (written where a law is ProvidedByInput)"),
+                    |m| &mut m.outputs.law[$slot].tangent1_0)
+                .depends_on(&POSE_INPUTS),
+                V::float(concat!("contact.point[", $i, "].tangent2_0"), 1110 + 20 * ($i - 1), 3, Output, "1",
+                    concat!("Second tangent t2 = n x t1 of contact point ", $i, ", in W (written where a law is ProvidedByInput)"),
+                    |m| &mut m.outputs.law[$slot].tangent2_0)
+                .depends_on(&POSE_INPUTS),
+                V::float(concat!("contact.point[", $i, "].weight"), 1113 + 20 * ($i - 1), 1, Output, "1",
+                    concat!("Share of its laws' forces contact point ", $i, " carries (1 but at a partly covered finite face; written where a law is ProvidedByInput)"),
+                    |m| std::slice::from_mut(&mut m.outputs.law[$slot].weight))
+                .depends_on(&POSE_INPUTS),
+                V::float(concat!("contact.point[", $i, "].provided.normal_force"), 1114 + 20 * ($i - 1), 1, Input, "N",
+                    concat!("normal.law = ProvidedByInput: normal force magnitude at contact point ", $i, ", applied (clipped at 0, times the point's weight) while the point penetrates"),
+                    |m| std::slice::from_mut(&mut m.inputs.provided[$slot].normal_force)),
+                V::float(concat!("contact.point[", $i, "].provided.friction_force"), 1115 + 20 * ($i - 1), 2, Input, "N",
+                    concat!("friction.law = ProvidedByInput: friction force on B at contact point ", $i, " along tangent1_0 and tangent2_0, applied (times the point's weight) while the point carries a normal force"),
+                    |m| &mut m.inputs.provided[$slot].friction_force),
+            ]);
+        )+};
+    }
+    provided_slots!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
     // Geometry parameters (value references 200 to 299).
     fn geometry_a(m: &mut Model) -> &mut GeometryParameters {

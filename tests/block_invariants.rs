@@ -69,14 +69,14 @@ fn swapping_a_and_b_mirrors_every_output() {
     for (a, b) in PAIRS {
         for case in 0..200 {
             let p = parameters(&mut rng, a, b, case % 2 == 1);
-            let mut inputs = Inputs { frame_a: rng.frame(), frame_b: rng.frame() };
+            let mut inputs = Inputs::of_frames(rng.frame(), rng.frame());
             if case % 4 != 0 {
                 bring_into_contact(&p, &mut inputs, rng.range(0.0, 2e-3));
             }
             let out = evaluate(&p, &inputs);
             let mut swapped = p.clone();
             std::mem::swap(&mut swapped.geometry_a, &mut swapped.geometry_b);
-            let swapped_inputs = Inputs { frame_a: inputs.frame_b.clone(), frame_b: inputs.frame_a.clone() };
+            let swapped_inputs = Inputs::of_frames(inputs.frame_b.clone(), inputs.frame_a.clone());
             let mirror = evaluate(&swapped, &swapped_inputs);
             let scale = out.normal_force.abs() + 1.0;
             let what = format!("{a:?}-{b:?} case {case}");
@@ -102,7 +102,7 @@ fn newton_three_friction_cone_and_unit_normal_on_random_states() {
     for (a, b) in PAIRS {
         for case in 0..300 {
             let p = parameters(&mut rng, a, b, case % 3 == 0);
-            let mut inputs = Inputs { frame_a: rng.frame(), frame_b: rng.frame() };
+            let mut inputs = Inputs::of_frames(rng.frame(), rng.frame());
             bring_into_contact(&p, &mut inputs, rng.range(-1e-3, 3e-3));
             let out = evaluate(&p, &inputs);
             let f_a = Vec3::from(out.frame_a.f_0);
@@ -138,7 +138,7 @@ fn separation_is_the_distance_between_the_surfaces() {
         let mut p = parameters(&mut rng, ShapeKind::Sphere, ShapeKind::Sphere, false);
         p.geometry_a.r = [0.0; 3];
         p.geometry_b.r = [0.0; 3];
-        let inputs = Inputs { frame_a: rng.frame(), frame_b: rng.frame() };
+        let inputs = Inputs::of_frames(rng.frame(), rng.frame());
         let out = evaluate(&p, &inputs);
         let distance = (Vec3::from(inputs.frame_b.r_0) - Vec3::from(inputs.frame_a.r_0)).norm();
         assert!((out.separation - (distance - p.geometry_a.radius - p.geometry_b.radius)).abs() < 1e-14);
@@ -146,7 +146,7 @@ fn separation_is_the_distance_between_the_surfaces() {
     // A tilted plane: the distance of B's point from the plane along its normal.
     for _ in 0..500 {
         let p = parameters(&mut rng, ShapeKind::Plane, ShapeKind::Point, false);
-        let inputs = Inputs { frame_a: rng.frame(), frame_b: rng.frame() };
+        let inputs = Inputs::of_frames(rng.frame(), rng.frame());
         let out = evaluate(&p, &inputs);
         let body_a = UnitQuaternion::from_quaternion(Quaternion::new(
             inputs.frame_a.q[0],

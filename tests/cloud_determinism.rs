@@ -26,10 +26,10 @@ fn cloud_file(n: usize) -> std::path::PathBuf {
 /// A tilted, sliding, spinning cloud on a plane.
 fn inputs() -> Inputs {
     let q = rotation_from_wxyz(&[1.0, 0.01, -0.02, 0.3]).unwrap().0.into_inner();
-    Inputs {
-        frame_a: Frame::default(),
-        frame_b: Frame { r_0: [0.01, -0.02, 0.0], q: [q.w, q.i, q.j, q.k], v_0: [0.05, 0.01, -0.02], w_0: [0.1, -0.2, 0.5] },
-    }
+    Inputs::of_frames(
+        Frame::default(),
+        Frame { r_0: [0.01, -0.02, 0.0], q: [q.w, q.i, q.j, q.k], v_0: [0.05, 0.01, -0.02], w_0: [0.1, -0.2, 0.5] },
+    )
 }
 
 fn block(path: &std::path::Path, friction: FrictionLawKind) -> Block {

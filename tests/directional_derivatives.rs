@@ -36,7 +36,7 @@ fn inputs_from(x: &[f64; INPUTS]) -> Inputs {
         v_0: [x[o + 7], x[o + 8], x[o + 9]],
         w_0: [x[o + 10], x[o + 11], x[o + 12]],
     };
-    Inputs { frame_a: frame(0), frame_b: frame(13) }
+    Inputs::of_frames(frame(0), frame(13))
 }
 
 fn rows(out: &Outputs) -> [f64; ROWS] {

@@ -317,7 +317,7 @@ fn cloud_on_plane_block_sums_k_d_over_the_penetrating_points() {
     let path = temp_file("resting.csv", &cloud_text(&points));
     let p = cloud_on_plane_parameters(&path);
     let k = p.normal.stiffness;
-    let inputs = Inputs { frame_a: Frame::default(), frame_b: frame([0.3, -0.1, 0.004], Vec3::new(1.0, 2.0, 0.5), 0.2) };
+    let inputs = Inputs::of_frames(Frame::default(), frame([0.3, -0.1, 0.004], Vec3::new(1.0, 2.0, 0.5), 0.2));
     let out = evaluate(&p, &inputs);
 
     // Closed form: the plane is z = 0 of W; point i at p_i has height z_i, depth d_i = max(0, -z_i),
@@ -372,12 +372,12 @@ fn cloud_as_a_against_plane_as_b_mirrors_every_output() {
     let mut b = frame([0.3, -0.1, 0.03], Vec3::new(1.0, 2.0, 0.5), 0.2);
     b.v_0 = [-0.3, 0.1, -0.2];
     b.w_0 = [1.0, -2.0, 0.7];
-    let out = evaluate(&p, &Inputs { frame_a: a.clone(), frame_b: b.clone() });
+    let out = evaluate(&p, &Inputs::of_frames(a.clone(), b.clone()));
     assert!(out.points >= 2, "{} points: the case must be in contact", out.points);
 
     let mut swapped = p.clone();
     std::mem::swap(&mut swapped.geometry_a, &mut swapped.geometry_b);
-    let mirror = evaluate(&swapped, &Inputs { frame_a: b, frame_b: a });
+    let mirror = evaluate(&swapped, &Inputs::of_frames(b, a));
     let tolerance = 1e-12 * (out.normal_force + 1.0);
     for (x, y) in [(&out.frame_a, &mirror.frame_b), (&out.frame_b, &mirror.frame_a)] {
         assert!(close(&x.f_0, &Vec3::from(y.f_0), tolerance), "{x:?} vs {y:?}");

@@ -78,7 +78,7 @@ fn frame(r: Vec3, q: Rotation) -> Frame {
 
 fn evaluate(block: &Block, a: Frame, b: Frame) -> Outputs {
     let mut out = Outputs::default();
-    block.evaluate(&Inputs { frame_a: a, frame_b: b }, &mut Vec::new(), &[], &mut out).expect("valid inputs");
+    block.evaluate(&Inputs::of_frames(a, b), &mut Vec::new(), &[], &mut out).expect("valid inputs");
     out
 }
 
@@ -538,7 +538,7 @@ fn random_case(rng: &mut Rng, a: &GeometryParameters, b: &GeometryParameters, ti
     let local = isometry(v([rng.range(-0.15, 0.15), rng.range(-0.15, 0.15), rng.range(0.0, 0.06)]), rng.small_rotation(tilt));
     let body_b = geometry_a * local * offset_b.inverse();
     let to_frame = |body: &Isometry3<f64>, rng: &mut Rng| Frame { v_0: rng.vec(1.0).into(), w_0: rng.vec(3.0).into(), ..frame(body.translation.vector, body.rotation) };
-    let inputs = Inputs { frame_a: to_frame(&body_a, rng), frame_b: to_frame(&body_b, rng) };
+    let inputs = Inputs::of_frames(to_frame(&body_a, rng), to_frame(&body_b, rng));
     (p, inputs)
 }
 

@@ -486,7 +486,7 @@ fn block_outputs(a: ShapeKind, b: ShapeKind, r_b: [f64; 3]) -> contact_force::bl
     let (block, _) = Block::new(&p, None).expect("a supported pair");
     let at = |r_0: [f64; 3]| Frame { r_0, q: [1.0, 0.0, 0.0, 0.0], v_0: [0.0; 3], w_0: [0.0; 3] };
     let mut out = Outputs::default();
-    block.evaluate(&Inputs { frame_a: at([0.0; 3]), frame_b: at(r_b) }, &mut Vec::new(), &[], &mut out).expect("valid inputs");
+    block.evaluate(&Inputs::of_frames(at([0.0; 3]), at(r_b)), &mut Vec::new(), &[], &mut out).expect("valid inputs");
     out
 }
 

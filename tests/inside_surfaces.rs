@@ -122,7 +122,7 @@ fn a_ball_in_a_socket_and_a_shaft_in_a_bearing_carry_their_weight_at_the_closed_
     let (big_r, r) = (0.1, 0.03);
     let depth = weight / k;
     let block = resting(shape(ShapeKind::Sphere, big_r, 0.0, true), shape(ShapeKind::Sphere, r, 0.0, false), k);
-    let inputs = Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.0, 0.0, -(big_r - r + depth)], IDENTITY) };
+    let inputs = Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.0, 0.0, -(big_r - r + depth)], IDENTITY));
     let out = evaluate(&block, &inputs);
     assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight, "the socket holds {} N against {weight} N: {out:?}", out.frame_b.f_0[2]);
     assert!(out.frame_b.f_0[0].abs() + out.frame_b.f_0[1].abs() <= 1e-12 * weight);
@@ -140,7 +140,7 @@ fn a_ball_in_a_socket_and_a_shaft_in_a_bearing_carry_their_weight_at_the_closed_
         shaft.q = along_x;
         let block = resting(bearing, shaft, k);
         let depth = weight / (2.0 * k);
-        let inputs = Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.02, 0.0, -(big_r - r + depth)], IDENTITY) };
+        let inputs = Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.02, 0.0, -(big_r - r + depth)], IDENTITY));
         let out = evaluate(&block, &inputs);
         assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight, "{kind:?}: the bearing holds {} N against {weight} N", out.frame_b.f_0[2]);
         assert_eq!(out.points, 2, "{kind:?}");
@@ -159,7 +159,7 @@ fn a_tilted_shaft_gets_a_couple_that_turns_it_back_into_line() {
     let block = resting(shape(ShapeKind::Cylinder, 0.05, 0.4, true), shape(ShapeKind::Capsule, 0.04, 0.2, false), 1e6);
     let tilt = 0.15_f64;
     let q = [(tilt / 2.0).cos(), (tilt / 2.0).sin(), 0.0, 0.0];
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.0; 3], q) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.0; 3], q)));
     assert_eq!(out.points, 2);
     assert!(Vec3::from(out.frame_b.f_0).norm() <= 1e-9 * Vec3::from(out.frame_b.t_0).norm(), "a pure couple: {:?}", out.frame_b.f_0);
     // Each end is 0.1 sin(tilt) off the axis and presses 0.1 sin(tilt) + 0.04 - 0.05 deep; the
@@ -190,7 +190,7 @@ fn exchanging_a_and_b_mirrors_every_inside_pair_and_newton_three_holds() {
         let (mirror_block, _) = Block::new(&swapped, None).unwrap_or_else(|e| panic!("{held:?}-{holder:?} inside: {e}"));
         for case in 0..60 {
             let frame = |rng: &mut Rng, reach: f64| Frame { r_0: rng.vec(reach).into(), q: rng.quaternion(), v_0: rng.vec(0.5).into(), w_0: rng.vec(2.0).into() };
-            let inputs = Inputs { frame_a: frame(&mut rng, 0.05), frame_b: frame(&mut rng, 0.2) };
+            let inputs = Inputs::of_frames(frame(&mut rng, 0.05), frame(&mut rng, 0.2));
             let out = evaluate(&block, &inputs);
             let what = format!("{holder:?} inside (ends {end_bottom}, {end_top}) - {held:?} case {case}");
             assert!(out.all_finite(), "{what}: {out:?}");
@@ -202,7 +202,7 @@ fn exchanging_a_and_b_mirrors_every_inside_pair_and_newton_three_holds() {
             assert!(total.norm() <= 1e-10 * scale, "{what}: torques about the origin add up to {total}");
             touching += usize::from(out.active);
 
-            let mirror = evaluate(&mirror_block, &Inputs { frame_a: inputs.frame_b.clone(), frame_b: inputs.frame_a.clone() });
+            let mirror = evaluate(&mirror_block, &Inputs::of_frames(inputs.frame_b.clone(), inputs.frame_a.clone()));
             let close = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12 * scale);
             assert!(close(&out.frame_a.f_0, &mirror.frame_b.f_0) && close(&out.frame_b.f_0, &mirror.frame_a.f_0), "{what}");
             assert!(close(&out.frame_a.t_0, &mirror.frame_b.t_0) && close(&out.frame_b.t_0, &mirror.frame_a.t_0), "{what}");

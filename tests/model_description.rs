@@ -198,7 +198,8 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
     let outputs: Vec<_> = variables::scalars().iter().filter(|s| s.causality() == Causality::Output).collect();
     let input_vrs: BTreeSet<String> =
         variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr.to_string()).collect();
-    assert_eq!(input_vrs.len(), 26);
+    // The frames' 26 and the 24 forces of the laws provided by input (3 per point slot).
+    assert_eq!(input_vrs.len(), 26 + 24);
     // The continuous states of Model Exchange are knowns too.
     let state_vrs: BTreeSet<String> = variables::scalars().iter().filter(|s| s.variable.role == Role::State).map(|s| s.vr.to_string()).collect();
     assert_eq!(state_vrs.len(), 24);
@@ -226,8 +227,13 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
         assert!(kinds.iter().all(|k| *k == "dependent"));
         assert!(dependencies.iter().all(|d| input_vrs.contains(*d) || state_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
         let expected = match scalar.variable.dependencies {
-            variables::Dependencies::Inputs(_) => 14,
-            _ => 26 + 24,
+            // The poses' 14 scalars; the frames' 26 (a provided law's outputs); the frames and
+            // one slot's provided normal force (a point's normal force).
+            variables::Dependencies::Inputs(names) if names == POSE_INPUTS => 14,
+            variables::Dependencies::Inputs(names) if names == variables::FRAME_INPUTS => 26,
+            variables::Dependencies::Inputs(_) => 27,
+            // Every input and the 24 deflection states.
+            _ => 26 + 24 + 24,
         };
         assert_eq!(dependencies.len(), expected, "{}", scalar.name);
     }

@@ -93,7 +93,7 @@ fn every_supported_pair_mirrors_and_obeys_newton_three_on_random_poses() {
             pairs += 1;
             for case in 0..40 {
                 let frame = |rng: &mut Rng| Frame { r_0: rng.vec(0.1).into(), q: rng.quaternion(), v_0: rng.vec(0.5).into(), w_0: rng.vec(2.0).into() };
-                let mut inputs = Inputs { frame_a: frame(&mut rng), frame_b: frame(&mut rng) };
+                let mut inputs = Inputs::of_frames(frame(&mut rng), frame(&mut rng));
                 place(&block, &mut inputs, if case % 4 == 0 { -0.01 } else { rng.range(0.0, 2e-3) });
                 let out = evaluate(&block, &inputs);
                 let what = format!("{a:?}-{b:?} case {case}");
@@ -108,7 +108,7 @@ fn every_supported_pair_mirrors_and_obeys_newton_three_on_random_poses() {
                 assert!(total.norm() <= 1e-10 * scale, "{what}: torques about the origin add up to {total}");
                 touching += usize::from(out.active);
 
-                let mirror = evaluate(&mirror_block, &Inputs { frame_a: inputs.frame_b.clone(), frame_b: inputs.frame_a.clone() });
+                let mirror = evaluate(&mirror_block, &Inputs::of_frames(inputs.frame_b.clone(), inputs.frame_a.clone()));
                 assert!(close(&out.frame_a.f_0, &mirror.frame_b.f_0, scale), "{what}: {:?} vs {:?}", out.frame_a.f_0, mirror.frame_b.f_0);
                 assert!(close(&out.frame_a.t_0, &mirror.frame_b.t_0, scale), "{what}");
                 assert!(close(&out.frame_b.t_0, &mirror.frame_a.t_0, scale), "{what}");

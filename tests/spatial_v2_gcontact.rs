@@ -187,7 +187,7 @@ fn the_block_configured_like_gcontact_gives_its_forces() {
         let pos = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-0.01, 0.002)];
         let vel = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-0.5, 0.5)];
         let u = [rng.range(-0.01, 0.01), rng.range(-0.01, 0.01)];
-        let inputs = Inputs { frame_a: Frame::default(), frame_b: Frame { r_0: pos, q: [1.0, 0.0, 0.0, 0.0], v_0: vel, w_0: [0.0; 3] } };
+        let inputs = Inputs::of_frames(Frame::default(), Frame { r_0: pos, q: [1.0, 0.0, 0.0, 0.0], v_0: vel, w_0: [0.0; 3] });
         let states = [PointState { tangential: TangentialState { deflection: Vec3::new(u[0], u[1], 0.0), slipping: false }, onset_speed: 0.0 }];
         let mut out = Outputs::default();
         block.evaluate(&inputs, &mut Vec::new(), &states, &mut out).unwrap();

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use contact_force::block::{friction_law, normal_law, FrictionParameters, NormalParameters, ParameterError};
 use contact_force::files;
 use contact_force::physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
+use contact_force::physics::friction::FrictionLaw;
+use contact_force::physics::normal::NormalLaw;
 use contact_force::physics::geometry::ContactPoint;
 use contact_force::physics::math::Vec3;
 
@@ -213,6 +215,14 @@ impl Parameters {
             .map_err(|e| refuse("geometry_a.shape, geometry_b.shape", format!("{}, {}", e.a.name(), e.b.name()), e.to_string()))?;
         let normal = normal_law(&self.normal)?;
         let friction = friction_law(&self.friction)?;
+        // ContactForce's laws provided by input take forces per point slot from inputs that
+        // PlanarContact does not have.
+        if normal == NormalLaw::ProvidedByInput {
+            return Err(refuse("normal.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
+        }
+        if friction == FrictionLaw::ProvidedByInput {
+            return Err(refuse("friction.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
+        }
         let max_depth = self.normal.max_depth;
         check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
         check("solver.max_step", self.solver_max_step, self.solver_max_step > 0.0, "must be > 0")?;

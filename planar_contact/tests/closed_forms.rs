@@ -33,15 +33,31 @@ fn spatial(f: &Frame) -> SpatialFrame {
     SpatialFrame { r_0: [f.r_0[0], f.r_0[1], 0.0], q: [c, 0.0, 0.0, s], v_0: [f.v_0[0], f.v_0[1], 0.0], w_0: [0.0, 0.0, f.w] }
 }
 
-/// Every law with parameters that make each of its terms count.
+/// Every built-in law (ProvidedByInput, ContactForce's own, is refused: see below) with
+/// parameters that make each of its terms count.
 fn law_settings() -> Vec<(i64, i64)> {
     let mut all = Vec::new();
-    for normal in NormalLawKind::ITEMS {
-        for friction in FrictionLawKind::ITEMS {
+    let provided = [NormalLawKind::ProvidedByInput.value(), FrictionLawKind::ProvidedByInput.value()];
+    for normal in NormalLawKind::ITEMS.iter().filter(|i| i.value != provided[0]) {
+        for friction in FrictionLawKind::ITEMS.iter().filter(|i| i.value != provided[1]) {
             all.push((normal.value, friction.value));
         }
     }
     all
+}
+
+/// ContactForce's laws provided by input need its per-slot force inputs, which PlanarContact does
+/// not have: refused, naming the law parameter.
+#[test]
+fn laws_provided_by_input_are_refused() {
+    let mut p = Parameters::default();
+    p.normal.law = NormalLawKind::ProvidedByInput.value();
+    let message = p.validate(None).err().expect("refused").to_string();
+    assert!(message.contains("normal.law") && message.contains("ProvidedByInput"), "{message}");
+    let mut p = Parameters::default();
+    p.friction.law = FrictionLawKind::ProvidedByInput.value();
+    let message = p.validate(None).err().expect("refused").to_string();
+    assert!(message.contains("friction.law") && message.contains("ProvidedByInput"), "{message}");
 }
 
 #[test]
@@ -73,7 +89,7 @@ fn a_disc_on_a_line_is_the_sphere_on_a_plane_of_contact_force() {
         for (a, b) in &motions {
             let planar = evaluate(&p, &Inputs { frame_a: a.clone(), frame_b: b.clone() });
             let mut out = SpatialOutputs::default();
-            let inputs = SpatialInputs { frame_a: spatial(a), frame_b: spatial(b) };
+            let inputs = SpatialInputs::of_frames(spatial(a), spatial(b));
             spatial_block.evaluate(&inputs, &mut Vec::new(), &[PointState::default(); 8], &mut out).unwrap();
             let scale = out.normal_force.max(1.0);
             forced += usize::from(out.normal_force > 0.0);

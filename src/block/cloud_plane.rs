@@ -34,7 +34,7 @@ pub const BLOCK: usize = 256;
 /// True when [`leaf`] evaluates this pair and these laws: a cloud on a plane, laws with no
 /// per-point state, and no spin or rolling couple.
 pub(super) fn applies(laws: &Laws) -> bool {
-    !laws.is_stateful() && laws.torque_radius == 0.0 && laws.rolling == 0.0
+    !laws.is_stateful() && !laws.is_provided() && laws.torque_radius == 0.0 && laws.rolling == 0.0
 }
 
 /// The sums of the points with ids in `range` (one leaf of the summation tree): exactly the

@@ -5,6 +5,7 @@
 
 use super::{Block, Frame, InputError, Inputs, Notes};
 use crate::physics::contact::{self, PointState};
+
 use crate::physics::geometry::ContactPoint;
 
 /// How many real inputs the block has: both frames' pose and twist.
@@ -36,19 +37,20 @@ impl Inputs {
         x
     }
 
-    /// Inverse of [`Inputs::to_array`].
-    pub fn from_array(x: &[f64; INPUT_COUNT]) -> Inputs {
-        Inputs { frame_a: frame_from(&x[..13]), frame_b: frame_from(&x[13..]) }
+    /// Inverse of [`Inputs::to_array`] for the frames; the provided forces are `provided`'s.
+    pub fn from_array(x: &[f64; INPUT_COUNT], provided: &Inputs) -> Inputs {
+        Inputs { frame_a: frame_from(&x[..13]), frame_b: frame_from(&x[13..]), provided: provided.provided }
     }
 
     /// The inputs `tau` \[s\] later along their derivatives (in the order of [`Inputs::to_array`]):
-    /// `u + u' tau`. The quaternions move linearly too; the block normalises them.
+    /// `u + u' tau`. The quaternions move linearly too; the block normalises them. The forces of
+    /// laws provided by input are held.
     pub fn interpolated(&self, derivatives: &[f64; INPUT_COUNT], tau: f64) -> Inputs {
         let mut x = self.to_array();
         for (x, dx) in x.iter_mut().zip(derivatives) {
             *x += dx * tau;
         }
-        Inputs::from_array(&x)
+        Inputs::from_array(&x, self)
     }
 }
 
@@ -80,7 +82,7 @@ impl Block {
             let at_inputs = inputs.interpolated(derivatives, (k as f64 + 0.5) * substep);
             let (body_a, body_b, geometry_a, geometry_b) = self.locate(&at_inputs, &mut Notes::default())?;
             let step = |cp: &ContactPoint, state: &mut PointState| {
-                let at = contact::evaluate(cp, &body_a, &body_b, &self.laws, state);
+                let at = self.point_force(cp, &body_a, &body_b, state, &at_inputs);
                 contact::advance(&at, &self.laws, state, substep);
             };
             scratch.clear();
@@ -120,7 +122,7 @@ mod tests {
         for (i, value) in x.iter().enumerate() {
             assert_eq!(*value, (i + 1) as f64);
         }
-        assert_eq!(Inputs::from_array(&x), inputs);
+        assert_eq!(Inputs::from_array(&x, &inputs), inputs);
         let mut derivatives = [0.0; INPUT_COUNT];
         derivatives[15] = 2.0; // frame_b.r_0[3]
         assert_eq!(inputs.interpolated(&derivatives, 0.25).frame_b.r_0, [14.0, 15.0, 16.5]);

@@ -17,10 +17,15 @@ use crate::physics::contact::{self, Motion, PointState};
 use crate::physics::dual::Dual;
 use crate::physics::geometry::kinematics::{Frame, NotDifferentiable};
 use crate::physics::geometry::ContactPoint;
+use crate::physics::provided::Given;
 use crate::physics::real::Real;
 
 /// How many inputs the derivatives are taken with respect to.
 pub const INPUTS: usize = 26;
+
+/// How many provided-force inputs there are: per point slot the normal force and the two
+/// friction components (`contact.point[i].provided.*`), slot after slot; index `3 i + c`.
+pub const PROVIDED_INPUTS: usize = 3 * super::POINT_OUTPUTS;
 
 /// The outputs whose derivatives are available, by name, in the order of the rows
 /// [`Block::output_tangents`] returns: the four wrench vectors, `contact.separation` and
@@ -118,7 +123,22 @@ impl Block {
         scratch: &mut Vec<ContactPoint>,
         seeds: &[[f64; INPUTS]; N],
     ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
-        self.tangents(inputs, states, scratch, seeds, false)
+        self.tangents(inputs, states, scratch, seeds, None, false)
+    }
+
+    /// [`Block::output_tangents`] along seeds that also move the provided forces
+    /// (`provided_seeds[j]`, indexed as [`PROVIDED_INPUTS`]): where a law is ProvidedByInput
+    /// the forces depend on them (linearly, but for the clip at 0 and a built-in friction law's
+    /// dependence on a provided normal force); elsewhere their derivatives are zero.
+    pub fn output_tangents_provided<const N: usize>(
+        &self,
+        inputs: &Inputs,
+        states: &[PointState],
+        scratch: &mut Vec<ContactPoint>,
+        seeds: &[[f64; INPUTS]; N],
+        provided_seeds: &[[f64; PROVIDED_INPUTS]; N],
+    ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
+        self.tangents(inputs, states, scratch, seeds, Some(provided_seeds), false)
     }
 
     /// The first time derivatives of [`DERIVATIVE_OUTPUTS`] while the inputs move at
@@ -131,7 +151,8 @@ impl Block {
         scratch: &mut Vec<ContactPoint>,
         given: Option<&[f64; INPUTS]>,
     ) -> Result<[f64; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
-        let rows = self.tangents(inputs, states, scratch, &[input_rates(inputs, given)], true)?;
+        // The provided forces have no known rates: they are held.
+        let rows = self.tangents(inputs, states, scratch, &[input_rates(inputs, given)], None, true)?;
         Ok(rows.map(|r| r[0]))
     }
 
@@ -143,14 +164,16 @@ impl Block {
         states: &[PointState],
         scratch: &mut Vec<ContactPoint>,
         seeds: &[[f64; INPUTS]; N],
+        provided_seeds: Option<&[[f64; PROVIDED_INPUTS]; N]>,
         state_rates: bool,
     ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
         debug_assert!(!state_rates || N == 1, "state rates go with the one time direction");
         self.pair.differentiable().map_err(DerivativeError::Pair)?;
         match &self.single {
-            // The lean path's own function (its laws keep no state, so no state rates).
+            // The lean path's own function (its laws keep no state, so no state rates; no law
+            // is provided there, so the provided forces' derivatives are zero).
             Some(single) => single.tangents(self, inputs, seeds).map_err(DerivativeError::Input),
-            None => self.tangents_of_points(inputs, states, scratch, seeds, state_rates),
+            None => self.tangents_of_points(inputs, states, scratch, seeds, provided_seeds, state_rates),
         }
     }
 
@@ -162,6 +185,7 @@ impl Block {
         states: &[PointState],
         scratch: &mut Vec<ContactPoint>,
         seeds: &[[f64; INPUTS]; N],
+        provided_seeds: Option<&[[f64; PROVIDED_INPUTS]; N]>,
         state_rates: bool,
     ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
         let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut Default::default()).map_err(DerivativeError::Input)?;
@@ -226,12 +250,27 @@ impl Block {
             let state = states.get(cp.id as usize).copied().unwrap_or_default();
             let u = state.tangential.deflection;
             let rate = if state_rates && self.is_stateful() {
-                contact::deflection_rate(&contact::evaluate(found, &body_a, &body_b, &self.laws, &state), &self.laws, &state)
+                contact::deflection_rate(&self.point_force(found, &body_a, &body_b, &state, inputs), &self.laws, &state)
             } else {
                 Vector3::zeros()
             };
             let deflection = Vector3::new(Dual::new(u.x, [rate.x; N]), Dual::new(u.y, [rate.y; N]), Dual::new(u.z, [rate.z; N]));
-            let pf = contact::point_force_deflected(&cp, &motion_a, &motion_b, &self.laws, &state, deflection);
+            let pf = if self.provided {
+                // The slot's provided forces, moving along their seeds.
+                let id = cp.id as usize;
+                let value = inputs.provided.get(id).copied().unwrap_or_default();
+                let dual = |c: usize, v: f64| match provided_seeds {
+                    Some(seeds) if id < crate::block::POINT_OUTPUTS => Dual::new(v, std::array::from_fn(|j| seeds[j][3 * id + c])),
+                    _ => Dual::c(v),
+                };
+                let given = Given {
+                    normal_force: dual(0, value.normal_force),
+                    friction_force: [dual(1, value.friction_force[0]), dual(2, value.friction_force[1])],
+                };
+                contact::point_force_given(&cp, &motion_a, &motion_b, &self.laws, &state, deflection, Some(&given))
+            } else {
+                contact::point_force_deflected(&cp, &motion_a, &motion_b, &self.laws, &state, deflection)
+            };
             let f = pf.force_on_b_w();
             force_b += f;
             torque_b += (pf.point_w - motion_b.r).cross(&f) + pf.couple_w;

@@ -25,6 +25,7 @@ pub use parameters::{
 use crate::physics::contact::{self, Laws, PointForce, PointState};
 use crate::physics::geometry::{ContactPoint, GeometryPair, PointQueries};
 use crate::physics::math::{normalised, quaternion_from_wxyz, quaternion_problem, BodyState, Pose, Vec3};
+use crate::physics::provided::{Given, LawInputs};
 use nalgebra::Quaternion;
 
 /// Quaternion norms further than this from 1 are normalised with a warning.
@@ -50,6 +51,16 @@ impl Default for Frame {
 pub struct Inputs {
     pub frame_a: Frame,
     pub frame_b: Frame,
+    /// Per point slot, the forces a user's law gives where `normal.law` or `friction.law` is
+    /// ProvidedByInput (`contact.point[i].provided.*`); unread under the built-in laws.
+    pub provided: [Given; POINT_OUTPUTS],
+}
+
+impl Inputs {
+    /// The inputs of two frames, with no provided forces.
+    pub fn of_frames(frame_a: Frame, frame_b: Frame) -> Inputs {
+        Inputs { frame_a, frame_b, provided: Default::default() }
+    }
 }
 
 /// Force \[N\] and torque (N.m) about the body frame origin, resolved in W.
@@ -93,6 +104,12 @@ pub struct Outputs {
     /// force is held over the step, so it is `normal_force`.
     pub max_normal_force: f64,
     pub point: [PointOutput; POINT_OUTPUTS],
+    /// Per point slot, what a law provided by input reads (`contact.point[i].depth`, ...):
+    /// written only where a law is ProvidedByInput (all zero under the built-in laws, which need
+    /// not pay for them).
+    pub law: [LawInputs; POINT_OUTPUTS],
+    /// `law` was written by the last evaluation (then `all_finite` checks it too).
+    law_written: bool,
     /// How many leading slots of `point` an evaluation may have written: the slots from here on
     /// are all zero (their default). The block's evaluations are the only writers of the slots
     /// and keep it, so that the lean single-point path clears only slots another path wrote.
@@ -126,6 +143,15 @@ impl Outputs {
         for p in &self.point {
             add(&p.p_0);
             add(&[p.separation, p.normal_force, p.friction_force]);
+        }
+        if self.law_written {
+            for l in &self.law {
+                add(&l.n_0);
+                add(&l.tangent1_0);
+                add(&l.tangent2_0);
+                add(&l.slip_velocity);
+                add(&[l.depth, l.depth_rate, l.weight]);
+            }
         }
         bits & !(1 << 63) == 0
     }
@@ -170,6 +196,8 @@ pub struct Block {
     single: Option<single_point::SinglePoint>,
     /// `coupling.mode = StepAverage`: the bodies' mass properties and the sub-step.
     step_average: Option<StepAverageSetup>,
+    /// A law is ProvidedByInput: the points take their slots' provided forces (`evaluate_provided`).
+    provided: bool,
 }
 
 impl Block {
@@ -188,6 +216,7 @@ impl Block {
             no_offsets: v.offset_a == Pose::identity() && v.offset_b == Pose::identity(),
             single,
             step_average: v.step_average,
+            provided: v.laws.is_provided(),
         };
         Ok((block, warnings))
     }
@@ -204,6 +233,11 @@ impl Block {
     /// StepAverage's setup, or `None` under Instantaneous.
     pub fn step_average_setup(&self) -> Option<&StepAverageSetup> {
         self.step_average.as_ref()
+    }
+
+    /// True when a law is ProvidedByInput.
+    pub fn is_provided(&self) -> bool {
+        self.provided
     }
 
     /// True when the laws keep a state per contact point that DoStep must advance.
@@ -249,7 +283,7 @@ impl Block {
         let step = |cp: &ContactPoint, state: &mut PointState| {
             // With the inputs held the point's depth, rates and normal force do not change over
             // the step (a Restitution onset speed is frozen to the same approach speed).
-            let at = contact::evaluate(cp, &body_a, &body_b, &self.laws, state);
+            let at = self.point_force(cp, &body_a, &body_b, state, inputs);
             for _ in 0..substeps as u64 {
                 contact::advance(&at, &self.laws, state, substep);
             }
@@ -302,6 +336,9 @@ impl Block {
     /// [`Block::evaluate`] for every pair and law: the contact points, each point's force, the
     /// sums.
     fn evaluate_points(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
+        if self.provided {
+            return self.evaluate_provided(inputs, scratch, states, out);
+        }
         let mut notes = Notes::default();
         let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut notes)?;
         out.point = Default::default();
@@ -338,6 +375,31 @@ impl Block {
                 sums
             }
         };
+        notes.passed_through |= sums.passed_through;
+        self.finish(&sums, &body_a, &body_b, out);
+        Ok(notes)
+    }
+
+    /// [`Block::evaluate_points`] where a law is ProvidedByInput: every point has a slot (the
+    /// parameters refuse a pair with more), takes its slot's provided forces, and writes what a
+    /// user's law reads there (`Outputs::law`).
+    #[cold]
+    fn evaluate_provided(&self, inputs: &Inputs, scratch: &mut Vec<ContactPoint>, states: &[PointState], out: &mut Outputs) -> Result<Notes, InputError> {
+        let mut notes = Notes::default();
+        let (body_a, body_b, geometry_a, geometry_b) = self.locate(inputs, &mut notes)?;
+        out.point = Default::default();
+        out.law = Default::default();
+        out.law_written = true;
+        out.slots_written = POINT_OUTPUTS as u8;
+        let mut sums = Sums::default();
+        self.slot_points(&geometry_a, &geometry_b, scratch, |cp| {
+            let id = cp.id as usize;
+            let state = states.get(id).copied().unwrap_or_default();
+            let pf = self.point_force(cp, &body_a, &body_b, &state, inputs);
+            out.point[id] = point_output(&pf);
+            out.law[id] = LawInputs::new(&pf.normal_ab_w, pf.depth(), pf.depth_rate, &pf.slip_velocity_w, cp.weight);
+            sums.add(cp, &pf, &body_a, &body_b);
+        });
         notes.passed_through |= sums.passed_through;
         self.finish(&sums, &body_a, &body_b, out);
         Ok(notes)

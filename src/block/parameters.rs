@@ -300,7 +300,7 @@ fn geometry(
 /// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
 /// parameters the same).
 pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
-    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, "is not a normal law number (1 to 7)"))?;
+    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, "is not a normal law number (1 to 8)"))?;
     let non_negative = |name: &str, x: f64| check(name, x, x >= 0.0, "must be >= 0");
     match kind {
         NormalLawKind::LinearSpringDamper => {
@@ -372,6 +372,7 @@ pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
             }
             Ok(NormalLaw::Restitution(Restitution { stiffness: p.stiffness, exponent: p.exponent, restitution: e, model }))
         }
+        NormalLawKind::ProvidedByInput => Ok(NormalLaw::ProvidedByInput),
     }
 }
 
@@ -397,7 +398,7 @@ fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), Param
 /// with the PlanarContact FMU.
 pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
     let kind =
-        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, "is not a friction law number (1 to 7)"))?;
+        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, "is not a friction law number (1 to 8)"))?;
     match kind {
         FrictionLawKind::None => Ok(FrictionLaw::None),
         FrictionLawKind::SmoothStickSlip => {
@@ -446,6 +447,7 @@ pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterErro
             check("friction.max_deformation", p.max_deformation, p.max_deformation > 0.0, "must be > 0 (Stiction)")?;
             Ok(FrictionLaw::Stiction(Stiction { mu_static, mu_dynamic, max_deformation: p.max_deformation }))
         }
+        FrictionLawKind::ProvidedByInput => Ok(FrictionLaw::ProvidedByInput),
     }
 }
 
@@ -504,6 +506,45 @@ fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterErr
         ));
     }
     Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep }))
+}
+
+/// What the laws provided by input need: a slot for every point the pair can have, the
+/// instantaneous coupling (StepAverage evaluates the laws at sub-steps inside the block, where no
+/// input can answer), and a velocity-based friction law for the spin friction torque.
+fn provided_laws(laws: &Laws, pair: &GeometryPair, step_average: bool) -> Result<(), ParameterError> {
+    let provided: Vec<&str> = [(laws.normal == NormalLaw::ProvidedByInput, "normal.law"), (laws.friction == FrictionLaw::ProvidedByInput, "friction.law")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    if provided.is_empty() {
+        return Ok(());
+    }
+    let variables = provided.join(", ");
+    let values = vec!["ProvidedByInput"; provided.len()].join(", ");
+    let points = pair.max_points();
+    if points > super::POINT_OUTPUTS {
+        let slots = super::POINT_OUTPUTS;
+        return Err(ParameterError {
+            variable: format!("{variables}, geometry_a.shape, geometry_b.shape"),
+            value: format!("{values}, {}, {}", pair.shape_a().kind().name(), pair.shape_b().kind().name()),
+            rule: format!(
+                "a law provided by input takes the force of each contact point from the inputs of its slot, and there are {slots} \
+                 slots (contact.point[1] to contact.point[{slots}]); this pair can have {points} contact points, whose points \
+                 beyond the {slots}th would carry no force: use a pair with at most {slots} points (a point cloud of at most {slots} \
+                 points, whose slots follow the file's order), or a built-in law"
+            ),
+        });
+    }
+    if step_average {
+        return Err(ParameterError {
+            variable: format!("{variables}, coupling.mode"),
+            value: format!("{values}, StepAverage"),
+            rule: "coupling.mode = StepAverage integrates both bodies over sub-steps of the coming step inside the block, where \
+                   the user's law cannot be asked for the force; use coupling.mode = Instantaneous with a law provided by input"
+                .to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// Applies a material preset: each of mu_s, mu_d and e left at its default takes the preset's
@@ -617,6 +658,7 @@ impl Parameters {
             rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
         };
         let step_average = step_average(p)?;
+        provided_laws(&laws, &pair, step_average.is_some())?;
         Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))
     }
 }

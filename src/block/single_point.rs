@@ -52,7 +52,7 @@ impl SinglePoint {
     /// The lean path for this pair and these laws, or `None` when they need the general one:
     /// another pair, a stateful law (its per-point state), or a spin or rolling couple.
     pub(super) fn new(pair: &GeometryPair, laws: &Laws) -> Option<SinglePoint> {
-        if laws.is_stateful() || laws.torque_radius > 0.0 || laws.rolling > 0.0 {
+        if laws.is_stateful() || laws.is_provided() || laws.torque_radius > 0.0 || laws.rolling > 0.0 {
             return None;
         }
         let round = |s: &Shape| matches!(s, Shape::Sphere { .. } | Shape::Point);

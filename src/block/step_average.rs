@@ -79,9 +79,12 @@ impl Block {
         end_states.clear();
         end_states.extend_from_slice(states);
         let mut motion = [Motion::from_frame(&start[0], &mass[0]), Motion::from_frame(&start[1], &mass[1])];
-        let inputs_of = |m: &[Motion; 2]| Inputs { frame_a: frame_of(&m[0].to_frame(&mass[0])), frame_b: frame_of(&m[1].to_frame(&mass[1])) };
+        // The frames only: the block refuses StepAverage with a law provided by input, so the
+        // provided forces stay zero and are not rewritten at every sub-step.
+        let frames_of = |m: &[Motion; 2]| (frame_of(&m[0].to_frame(&mass[0])), frame_of(&m[1].to_frame(&mass[1])));
 
-        let mut inputs = inputs_of(&motion);
+        let (frame_a, frame_b) = frames_of(&motion);
+        let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
         let mut now = out.clone();
         let mut impulse = [(Vec3::zeros(), Vec3::zeros()); 2];
@@ -107,7 +110,7 @@ impl Block {
                 let t_c = torque_about_com(&motion[k], k, &before[k]);
                 predicted[k].half_kick(&mass[k], &before[k].0, &t_c, &ext[k], dt);
             }
-            inputs = inputs_of(&predicted);
+            (inputs.frame_a, inputs.frame_b) = frames_of(&predicted);
             let n = self.evaluate(&inputs, scratch, end_states, &mut now)?;
             notes.passed_through |= n.passed_through;
             let after = now.wrenches();

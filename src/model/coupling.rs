@@ -306,7 +306,7 @@ impl Model {
             // Out of contact over the whole step: remove the offset where the bodies as reported
             // are apart too and no potential energy is gained.
             let block = self.block.as_ref().expect("the block is built");
-            let inputs = Inputs { frame_a: frame_of(&predicted[0]), frame_b: frame_of(&predicted[1]) };
+            let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
             let mut probe = self.outputs.clone();
             block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
             if probe.normal_force == 0.0 && probe.separation > 0.0 {

@@ -40,6 +40,8 @@ pub fn with_input_refs(inputs: &mut Inputs, f: &mut dyn FnMut(&mut [&mut f64])) 
     let Inputs {
         frame_a: Frame { r_0: [a0, a1, a2], q: [a3, a4, a5, a6], v_0: [a7, a8, a9], w_0: [a10, a11, a12] },
         frame_b: Frame { r_0: [b0, b1, b2], q: [b3, b4, b5, b6], v_0: [b7, b8, b9], w_0: [b10, b11, b12] },
+        // The provided forces go through their accessors (a set of them is rare next to the frames').
+        provided: _,
     } = inputs;
     f(&mut [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12]);
 }

@@ -1,6 +1,7 @@
 //! One contact point: from its geometry, the two bodies' twists and its state to the force on B.
 
-use super::friction::{FrictionLaw, TangentialState};
+use super::friction::{FrictionLaw, TangentialForce, TangentialState};
+use super::provided::{self, Given};
 use super::geometry::ContactPoint;
 use nalgebra::Vector3;
 
@@ -37,6 +38,11 @@ pub struct Laws {
 impl Laws {
     pub fn is_stateful(&self) -> bool {
         self.normal.is_stateful() || self.friction.is_stateful()
+    }
+
+    /// True when the normal or the friction law is ProvidedByInput (physics/provided.rs).
+    pub fn is_provided(&self) -> bool {
+        self.normal == NormalLaw::ProvidedByInput || self.friction == FrictionLaw::ProvidedByInput
     }
 }
 
@@ -155,6 +161,25 @@ pub fn point_force_deflected<S: Real, M: BodyMotion<S>>(
     state: &PointState,
     deflection: Vector3<S>,
 ) -> PointForce<S> {
+    point_force_given(contact, body_a, body_b, laws, state, deflection, None)
+}
+
+/// [`point_force_deflected`] with the forces a user's law gives at this point (`given`) where
+/// `laws` say ProvidedByInput (physics/provided.rs): the normal force `max(0, given)` while the
+/// point penetrates, the friction along the point's tangents while it carries a normal force. A
+/// built-in law ignores `given`; without `given` (`None`: the built-in laws' path, where the
+/// compiler drops this choice) a provided law carries nothing.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn point_force_given<S: Real, M: BodyMotion<S>>(
+    contact: &ContactPoint<S>,
+    body_a: &M,
+    body_b: &M,
+    laws: &Laws,
+    state: &PointState,
+    deflection: Vector3<S>,
+    given: Option<&Given<S>>,
+) -> PointForce<S> {
     let point_w = contact.point_w();
     let n = contact.normal_ab_w;
     let v_rel = body_b.velocity_at(&point_w) - body_a.velocity_at(&point_w);
@@ -162,11 +187,21 @@ pub fn point_force_deflected<S: Real, M: BodyMotion<S>>(
     let slip_velocity_w = v_rel - n * v_normal;
     let depth = contact.depth();
     let passed_through = laws.max_depth > 0.0 && depth.v() > laws.max_depth;
-    let normal_force = if passed_through { S::c(0.0) } else { laws.normal.force(depth, -v_normal, state.onset_speed) };
+    let normal_force = match (given, &laws.normal) {
+        _ if passed_through => S::c(0.0),
+        (Some(given), NormalLaw::ProvidedByInput) => provided::normal_force(depth, given.normal_force),
+        _ => laws.normal.force(depth, -v_normal, state.onset_speed),
+    };
     // The deflection lives in the tangent plane; a turning normal leaves no normal part acting.
     let mut deflection = deflection;
     deflection -= n * deflection.dot(&n);
-    let friction = laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential);
+    let friction = match (given, &laws.friction) {
+        (Some(given), FrictionLaw::ProvidedByInput) => {
+            let (t1, t2) = provided::tangent_basis(&n);
+            TangentialForce { force: provided::friction_force(normal_force, &t1, &t2, &given.friction_force), sticking: None }
+        }
+        _ => laws.friction.force_over(depth, normal_force, &slip_velocity_w, &deflection, &state.tangential),
+    };
     let couple_w = if normal_force.v() > 0.0 && (laws.torque_radius > 0.0 || laws.rolling > 0.0) {
         couples(laws, normal_force, &n, &(body_b.angular() - body_a.angular()))
     } else {
@@ -187,6 +222,12 @@ pub fn point_force_deflected<S: Real, M: BodyMotion<S>>(
         sticking: friction.sticking,
         passed_through,
     }
+}
+
+/// [`evaluate`] with the forces a user's law gives at this point (see [`point_force_given`]).
+#[inline]
+pub fn evaluate_given(contact: &ContactPoint, body_a: &BodyState, body_b: &BodyState, laws: &Laws, state: &PointState, given: &Given) -> PointForce {
+    point_force_given(contact, body_a, body_b, laws, state, state.tangential.deflection, Some(given))
 }
 
 /// The rate of a point's deflection state at its evaluation `at` with the inputs held, as

@@ -17,6 +17,7 @@ pub mod material;
 pub mod math;
 pub mod normal;
 pub mod point_events;
+pub mod provided;
 pub mod onset;
 pub mod real;
 pub mod rigid_motion;

@@ -321,13 +321,16 @@ def sweep_cases(files: dict[str, pathlib.Path], items: dict[str, dict[str, int]]
     # b dd > k d (LimitedDamper limits), d / w and d / dmax below 1 (SmoothSpringDamper and Impact
     # smooth): every law's formula gives its own force.
     normal = {"normal.stiffness": 1e5, "normal.damping": 3000.0, "normal.transition_width": 3e-3, "normal.full_damping_depth": 2e-3}
-    sweeps["normal.law"] = [(law, SPHERE | normal | {"normal.law": law}, PRESSED) for law in items["normal.law"]]
+    # ProvidedByInput takes the force of point slot 1 from its inputs (given here: a law's).
+    provided = {"ProvidedByInput": {"contact.point[1].provided.normal_force": 123.0}}
+    sweeps["normal.law"] = [(law, SPHERE | normal | {"normal.law": law}, PRESSED | provided.get(law, {})) for law in items["normal.law"]]
     sweeps["normal.restitution_model"] = [
         (model, SPHERE | {"normal.law": "Restitution", "normal.restitution_model": model, "normal.restitution": 0.6}, PRESSED)
         for model in items["normal.restitution_model"]]
     # The slip (0.05 m/s) between the stiction and transition velocities, where the laws differ.
     friction = {"friction.mu_static": 0.5, "friction.mu_dynamic": 0.3, "friction.v_stiction": 0.04, "friction.v_transition": 0.1}
-    sweeps["friction.law"] = [(law, SPHERE | friction | {"friction.law": law}, PRESSED) for law in items["friction.law"]]
+    provided = {"ProvidedByInput": {"contact.point[1].provided.friction_force": [4.0, -3.0]}}
+    sweeps["friction.law"] = [(law, SPHERE | friction | {"friction.law": law}, PRESSED | provided.get(law, {})) for law in items["friction.law"]]
     file_of = {"ConvexHull": files["hull"], "PointCloud": files["cloud"], "Mesh": files["mesh"], "Compound": files["compound"]}
     shapes_b = [s for s in items["geometry_b.shape"] if s not in ("Plane", "GridSurface")]
     sweeps["geometry_b.shape"] = [

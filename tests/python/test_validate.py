@@ -47,8 +47,8 @@ PARAMETERS = [
 
 # physics.md: the enumeration items, in the order of their stable numbers.
 ENUMERATIONS = {
-    "normal.law": ["LinearSpringDamper", "LimitedDamper", "HuntCrossley", "SmoothSpringDamper", "Impact", "GroundModel", "Restitution"],
-    "friction.law": ["None", "SmoothStickSlip", "AdamsCoulomb", "Tanh", "Stribeck", "ElasticCone", "Stiction"],
+    "normal.law": ["LinearSpringDamper", "LimitedDamper", "HuntCrossley", "SmoothSpringDamper", "Impact", "GroundModel", "Restitution", "ProvidedByInput"],
+    "friction.law": ["None", "SmoothStickSlip", "AdamsCoulomb", "Tanh", "Stribeck", "ElasticCone", "Stiction", "ProvidedByInput"],
 }
 
 
@@ -91,11 +91,13 @@ def test_model_description(fmu_path):
     undeclared = sorted({variable_unit(v) for v in md.modelVariables if v.type in FLOAT_TYPES} - declared_units)
     assert undeclared == [], f"units used but not in UnitDefinitions: {undeclared}"
 
-    # The 26 inputs, continuous Floats, and nothing else with causality input.
+    # The 26 inputs of the frames and the 24 forces of the laws provided by input (3 per point
+    # slot), continuous Floats, and nothing else with causality input.
+    provided = [f"contact.point[{i}].provided.{f}" for i in range(1, 9) for f in ("normal_force", "friction_force[1]", "friction_force[2]")]
     inputs = [v.name for v in md.modelVariables if v.causality == "input"]
-    assert sorted(inputs) == sorted(ref.INPUT_NAMES)
-    assert len(inputs) == 26
-    for name in ref.INPUT_NAMES:
+    assert sorted(inputs) == sorted(ref.INPUT_NAMES + provided)
+    assert len(inputs) == 26 + 24
+    for name in ref.INPUT_NAMES + provided:
         v = variables[name]
         assert v.type in FLOAT_TYPES and v.variability == "continuous", name
     units = {"r_0": "m", "q": "1", "v_0": "m/s", "w_0": "rad/s"}

@@ -35,9 +35,10 @@ pub fn vrs(name: &str, n: usize) -> Vec<u32> {
     (1..=n).map(|i| vr(&format!("{name}[{i}]"))).collect()
 }
 
-/// The names and value references of every input, in table order (the 26 pose and twist scalars).
+/// The names and value references of the frames' inputs, in table order (the 26 pose and twist
+/// scalars; not the forces of the laws provided by input, tests/provided_laws.rs).
 pub fn inputs() -> Vec<(&'static str, u32)> {
-    variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| (s.name.as_str(), s.vr)).collect()
+    variables::scalars().iter().filter(|s| s.causality() == Causality::Input && s.vr <= 26).map(|s| (s.name.as_str(), s.vr)).collect()
 }
 
 /// The value references of the outputs of one type.

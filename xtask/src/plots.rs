@@ -63,6 +63,8 @@ pub fn normal_parameters(kind: NormalLawKind) -> Parameters {
         NormalLawKind::Restitution => p.normal.stiffness = 1e7,
         NormalLawKind::SmoothSpringDamper => p.normal.transition_width = 2e-4,
         NormalLawKind::LinearSpringDamper | NormalLawKind::LimitedDamper => {}
+        // No curve of its own: the user's law gives the force (law_plots leaves it out).
+        NormalLawKind::ProvidedByInput => {}
     }
     p
 }
@@ -160,13 +162,18 @@ pub fn friction_plot(kind: FrictionLawKind) -> Plot {
     }
 }
 
-/// Every law's plot: the seven normal laws, then the friction laws but None.
+/// Every law's plot: the seven built-in normal laws, then the friction laws but None (ProvidedByInput
+/// has no curve: the user's law gives the force).
 pub fn law_plots() -> Vec<Plot> {
-    let normal = NormalLawKind::ITEMS.iter().filter_map(|item| NormalLawKind::from_value(item.value)).map(normal_plot);
+    let normal = NormalLawKind::ITEMS
+        .iter()
+        .filter_map(|item| NormalLawKind::from_value(item.value))
+        .filter(|kind| *kind != NormalLawKind::ProvidedByInput)
+        .map(normal_plot);
     let friction = FrictionLawKind::ITEMS
         .iter()
         .filter_map(|item| FrictionLawKind::from_value(item.value))
-        .filter(|kind| *kind != FrictionLawKind::None)
+        .filter(|kind| !matches!(kind, FrictionLawKind::None | FrictionLawKind::ProvidedByInput))
         .map(friction_plot);
     normal.chain(friction).collect()
 }
@@ -455,6 +462,9 @@ mod tests {
     fn every_normal_law_plot_follows_its_formula() {
         for item in NormalLawKind::ITEMS {
             let kind = NormalLawKind::from_value(item.value).unwrap();
+            if kind == NormalLawKind::ProvidedByInput {
+                continue;
+            }
             let p = normal_parameters(kind).normal;
             let (k, b) = (p.stiffness, p.damping);
             let formula = |d: f64, dd: f64| -> f64 {
@@ -480,6 +490,7 @@ mod tests {
                         let chi = 3.0 * (1.0 - p.restitution) / (2.0 * RESTITUTION_ONSET_SPEED);
                         k * d.powf(p.exponent) * (1.0 + chi * dd)
                     }
+                    NormalLawKind::ProvidedByInput => unreachable!("skipped above"),
                 };
                 f.max(0.0)
             };
@@ -583,6 +594,7 @@ mod tests {
     #[test]
     fn every_law_but_none_has_a_plot_with_a_distinct_file() {
         let stems: std::collections::BTreeSet<String> = law_plots().into_iter().map(|p| p.stem).collect();
-        assert_eq!(stems.len(), NormalLawKind::ITEMS.len() + FrictionLawKind::ITEMS.len() - 1);
+        // Neither ProvidedByInput has a curve, nor has friction None.
+        assert_eq!(stems.len(), NormalLawKind::ITEMS.len() - 1 + FrictionLawKind::ITEMS.len() - 2);
     }
 }

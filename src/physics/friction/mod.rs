@@ -47,6 +47,8 @@ stable_enum! {
         ElasticCone = 6,
         /// Tangential spring up to mu_s f_n at the maximum deformation, then slip at mu_d (Adams STICTION); stateful.
         Stiction = 7,
+        /// The user's law: per point slot, the input provided.friction_force of that slot (contact.point i), two components along its tangent1_0 and tangent2_0, applied while the point carries a normal force (Simscape Provided by Input, Adams CFFSUB).
+        ProvidedByInput = 8,
     }
 }
 
@@ -79,6 +81,10 @@ pub enum FrictionLaw {
     Stribeck(Stribeck),
     ElasticCone(ElasticCone),
     Stiction(Stiction),
+    /// The friction of each point slot comes from its input (`physics::provided`); the block
+    /// evaluates such points with [`crate::physics::provided::Given`], never through
+    /// [`FrictionLaw::force_over`], which answers no force for it (no input, no force).
+    ProvidedByInput,
 }
 
 impl FrictionLaw {
@@ -117,6 +123,10 @@ impl FrictionLaw {
             | FrictionLaw::AdamsCoulomb(_)
             | FrictionLaw::Tanh(_)
             | FrictionLaw::Stribeck(_) => self.mu_over_speed(S::norm(slip_velocity)).unwrap_or(S::c(0.0)),
+            FrictionLaw::ProvidedByInput => {
+                debug_assert!(false, "a provided friction force is read from its input (physics::provided), never from the law");
+                return TangentialForce { force: Vector3::zeros(), sticking: None };
+            }
             FrictionLaw::ElasticCone(law) => {
                 let cone = law.evaluate(depth, normal_force, slip_velocity, deflection);
                 return TangentialForce { force: cone.force, sticking: Some(cone.sticking) };
@@ -152,7 +162,7 @@ impl FrictionLaw {
             FrictionLaw::AdamsCoulomb(law) => Some(law.mu_over_speed(speed)),
             FrictionLaw::Tanh(law) => Some(law.mu_over_speed(speed)),
             FrictionLaw::Stribeck(law) => Some(law.mu_over_speed(speed)),
-            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) => None,
+            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) | FrictionLaw::ProvidedByInput => None,
         }
     }
 
@@ -173,7 +183,7 @@ impl FrictionLaw {
             FrictionLaw::AdamsCoulomb(law) => each(speed, out, |v| law.mu_over_speed(v)),
             FrictionLaw::Tanh(law) => each(speed, out, |v| law.mu_over_speed(v)),
             FrictionLaw::Stribeck(law) => each(speed, out, |v| law.mu_over_speed(v)),
-            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) => false,
+            FrictionLaw::ElasticCone(_) | FrictionLaw::Stiction(_) | FrictionLaw::ProvidedByInput => false,
         }
     }
 
@@ -191,6 +201,7 @@ impl FrictionLaw {
             FrictionLaw::Stribeck(_) => FrictionLawKind::Stribeck,
             FrictionLaw::ElasticCone(_) => FrictionLawKind::ElasticCone,
             FrictionLaw::Stiction(_) => FrictionLawKind::Stiction,
+            FrictionLaw::ProvidedByInput => FrictionLawKind::ProvidedByInput,
         }
     }
 }

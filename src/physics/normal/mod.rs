@@ -39,6 +39,8 @@ stable_enum! {
         GroundModel = 6,
         /// k d^n (1 + chi dd) with chi from the coefficient of restitution (Hunt-Crossley family).
         Restitution = 7,
+        /// The user's law: per point slot, the input provided.normal_force of that slot (contact.point i), clipped at 0 (Simscape Provided by Input, Adams CNFSUB).
+        ProvidedByInput = 8,
     }
 }
 
@@ -64,6 +66,10 @@ pub enum NormalLaw {
     Impact(Impact),
     GroundModel(GroundModel),
     Restitution(Restitution),
+    /// The force of each point slot comes from its input (`physics::provided`): no function of
+    /// depth and rate. The block evaluates such points with [`crate::physics::provided::Given`]
+    /// and never asks [`NormalLaw::force`], which answers 0 for it (no input, no force).
+    ProvidedByInput,
 }
 
 impl NormalLaw {
@@ -87,6 +93,10 @@ impl NormalLaw {
                 let v0 = if onset_speed > 0.0 { S::c(onset_speed) } else { depth_rate };
                 law.force(depth, depth_rate, v0)
             }
+            NormalLaw::ProvidedByInput => {
+                debug_assert!(false, "a provided normal force is read from its input (physics::provided), never from the law");
+                S::c(0.0)
+            }
         }
     }
 
@@ -109,6 +119,8 @@ impl NormalLaw {
             NormalLaw::GroundModel(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd)),
             // No onset speed: the current approach speed stands in, as in `force`.
             NormalLaw::Restitution(law) => each(depth, depth_rate, out, |d, dd| law.force(d, dd, dd)),
+            // Never batched: the cloud kernel takes no provided law (`cloud_plane::applies`).
+            NormalLaw::ProvidedByInput => each(depth, depth_rate, out, |_, _| 0.0),
         }
     }
 
@@ -121,6 +133,7 @@ impl NormalLaw {
             NormalLaw::Impact(_) => NormalLawKind::Impact,
             NormalLaw::GroundModel(_) => NormalLawKind::GroundModel,
             NormalLaw::Restitution(_) => NormalLawKind::Restitution,
+            NormalLaw::ProvidedByInput => NormalLawKind::ProvidedByInput,
         }
     }
 
