@@ -93,7 +93,7 @@ fn two_spheres_on_one_body_on_a_plane_equal_two_single_sphere_blocks_summed() {
         for case in 0..200 {
             // The body low enough that one, both or neither sphere touches.
             let (r_a, r_b) = (rng.vec(0.01).into(), [0.0, 0.0, rng.range(-0.02, 0.16)]);
-            let inputs = Inputs { frame_a: random_frame(&mut rng, r_a), frame_b: random_frame(&mut rng, r_b) };
+            let inputs = Inputs::of_frames(random_frame(&mut rng, r_a), random_frame(&mut rng, r_b));
             let out = evaluate(&whole, &inputs, &[]);
             let parts: Vec<Outputs> = singles.iter().map(|b| evaluate(b, &inputs, &[])).collect();
             let what = format!("{} case {case}", law.name());
@@ -151,7 +151,7 @@ fn stateful_friction_advances_each_part_like_its_single_block() {
     let mut frame_b = Frame { r_0: [0.0, 0.0, 0.019], q: [1.0, 0.0, 0.0, 0.0], v_0: [0.02, 0.01, 0.0], w_0: [0.0, 0.0, 0.3] };
     for step in 0..50 {
         frame_b.v_0 = rng.vec(0.02).into();
-        let inputs = Inputs { frame_a: Frame::default(), frame_b: frame_b.clone() };
+        let inputs = Inputs::of_frames(Frame::default(), frame_b.clone());
         whole.advance(&inputs, &mut Vec::new(), &mut states, 1e-3).unwrap();
         for (single, s) in singles.iter().zip(&mut single_states) {
             single.advance(&inputs, &mut Vec::new(), s, 1e-3).unwrap();
@@ -184,7 +184,7 @@ fn a_foot_of_a_box_and_a_sphere_resting_on_a_plane_carries_its_closed_form() {
     assert_eq!(foot.pair().max_points(), 9, "the box's 8 corners (ids 0 to 7), then the sphere (id 8)");
     let (k, d, h) = (2e5, 5e-4, 0.015);
     let z = h - d;
-    let out = evaluate(&foot, &Inputs { frame_a: Frame::default(), frame_b: Frame { r_0: [0.0, 0.0, z], ..Frame::default() } }, &[]);
+    let out = evaluate(&foot, &Inputs::of_frames(Frame::default(), Frame { r_0: [0.0, 0.0, z], ..Frame::default() }), &[]);
     let corners: Vec<Vec3> = [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)].iter().map(|(sx, sy)| Vec3::new(0.05 + sx * 0.1, sy * 0.04, -d)).collect();
     let d_sphere = d + 1e-3;
     let heel = Vec3::new(-0.06, 0.0, -d_sphere);
@@ -234,7 +234,7 @@ fn a_compound_against_a_compound_is_the_sum_of_its_part_pairs() {
     let mut touching = 0;
     for case in 0..300 {
         let r_b = rng.vec(0.12).into();
-        let inputs = Inputs { frame_a: random_frame(&mut rng, [0.0; 3]), frame_b: random_frame(&mut rng, r_b) };
+        let inputs = Inputs::of_frames(random_frame(&mut rng, [0.0; 3]), random_frame(&mut rng, r_b));
         let out = evaluate(&whole, &inputs, &[]);
         let parts: Vec<Outputs> = singles.iter().map(|b| evaluate(b, &inputs, &[])).collect();
         let scale = 1.0 + parts.iter().map(|o| Vec3::from(o.frame_b.f_0).norm()).sum::<f64>();
@@ -275,7 +275,7 @@ fn the_exact_derivatives_of_a_compound_are_its_parts_summed() {
         .collect();
     let seeds: [[f64; 26]; 3] = std::array::from_fn(|_| std::array::from_fn(|_| rng.range(-1.0, 1.0)));
     for case in 0..50 {
-        let inputs = Inputs { frame_a: Frame::default(), frame_b: Frame { r_0: [0.0, 0.0, 0.03], ..random_frame(&mut rng, [0.0; 3]) } };
+        let inputs = Inputs::of_frames(Frame::default(), Frame { r_0: [0.0, 0.0, 0.03], ..random_frame(&mut rng, [0.0; 3]) });
         let rows = whole.output_tangents(&inputs, &[], &mut Vec::new(), &seeds).unwrap();
         let parts: Vec<_> = singles.iter().map(|b| b.output_tangents(&inputs, &[], &mut Vec::new(), &seeds).unwrap()).collect();
         let outs: Vec<Outputs> = singles.iter().map(|b| evaluate(b, &inputs, &[])).collect();

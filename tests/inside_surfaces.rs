@@ -287,7 +287,7 @@ fn a_box_on_a_container_floor_a_ball_on_a_closed_bore_and_balls_in_a_pill_and_an
     part.size = [0.2, 0.1, 0.04];
     let depth = weight / (4.0 * k);
     let block = resting(container, part, k);
-    let inputs = Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.2, -0.1, -0.3 + 0.02 - depth], IDENTITY) };
+    let inputs = Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.2, -0.1, -0.3 + 0.02 - depth], IDENTITY));
     let out = evaluate(&block, &inputs);
     assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight, "the floor holds {} N against {weight} N", out.frame_b.f_0[2]);
     assert_eq!(out.points, 4);
@@ -300,13 +300,13 @@ fn a_box_on_a_container_floor_a_ball_on_a_closed_bore_and_balls_in_a_pill_and_an
     bore.end_bottom = true;
     let depth = weight / k;
     let block = resting(bore.clone(), shape(ShapeKind::Sphere, 0.02, 0.0, false), k);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.01, 0.0, -0.1 + 0.02 - depth], IDENTITY) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.01, 0.0, -0.1 + 0.02 - depth], IDENTITY)));
     assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight && out.points == 1, "{out:?}");
     assert!((out.separation + depth).abs() <= 1e-12);
     // Open at the bottom, the same ball falls out: no force.
     bore.end_bottom = false;
     let block = resting(bore, shape(ShapeKind::Sphere, 0.02, 0.0, false), k);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.01, 0.0, -0.1 + 0.02 - depth], IDENTITY) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.01, 0.0, -0.1 + 0.02 - depth], IDENTITY)));
     assert_eq!((out.points, out.frame_b.f_0), (0, [0.0; 3]));
 
     // A ball of radius r in the bottom cap of an upright pill of radius R (a socket there), and
@@ -315,12 +315,12 @@ fn a_box_on_a_container_floor_a_ball_on_a_closed_bore_and_balls_in_a_pill_and_an
     let (big_r, r) = (0.1, 0.03);
     let depth = weight / k;
     let block = resting(shape(ShapeKind::Capsule, big_r, 0.4, true), shape(ShapeKind::Sphere, r, 0.0, false), k);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.0, 0.0, -0.2 - (big_r - r + depth)], IDENTITY) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.0, 0.0, -0.2 - (big_r - r + depth)], IDENTITY)));
     assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight && (out.separation + depth).abs() <= 1e-12, "{out:?}");
     let mut egg = shape(ShapeKind::Ellipsoid, 0.0, 0.0, true);
     egg.size = [0.3, 0.2, 0.1];
     let block = resting(egg, shape(ShapeKind::Sphere, r, 0.0, false), k);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.0; 3], IDENTITY), frame_b: at_rest([0.0, 0.0, -(0.1 - r + depth)], IDENTITY) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.0; 3], IDENTITY), at_rest([0.0, 0.0, -(0.1 - r + depth)], IDENTITY)));
     assert!((out.frame_b.f_0[2] - weight).abs() <= 1e-9 * weight && (out.separation + depth).abs() <= 1e-12, "{out:?}");
     assert!(out.frame_b.f_0[0].abs() + out.frame_b.f_0[1].abs() <= 1e-12 * weight);
 }
@@ -330,16 +330,16 @@ fn a_ball_in_a_sphere_and_a_cylinder_concentric_in_a_sphere_have_the_closed_form
     // A sphere in a sphere, offset by d: R - d - r. A cylinder of radius r and half length h
     // concentric with a socket: every rim point is sqrt(r^2 + h^2) from the centre.
     let block = resting(shape(ShapeKind::Sphere, 0.3, 0.0, true), shape(ShapeKind::Sphere, 0.1, 0.0, false), 1e6);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.1, 0.2, 0.3], IDENTITY), frame_b: at_rest([0.15, 0.2, 0.3], IDENTITY) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.1, 0.2, 0.3], IDENTITY), at_rest([0.15, 0.2, 0.3], IDENTITY)));
     assert!((out.separation - (0.3 - 0.05 - 0.1)).abs() <= 1e-15, "{}", out.separation);
     let block = resting(shape(ShapeKind::Sphere, 0.3, 0.0, true), shape(ShapeKind::Cylinder, 0.1, 0.4, false), 1e6);
     let q = [0.9f64.cos(), 0.9f64.sin(), 0.0, 0.0];
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.1, 0.2, 0.3], IDENTITY), frame_b: at_rest([0.1, 0.2, 0.3], q) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.1, 0.2, 0.3], IDENTITY), at_rest([0.1, 0.2, 0.3], q)));
     assert!((out.separation - (0.3 - 0.05f64.sqrt())).abs() <= 1e-15, "{}", out.separation);
     // Pressed 1 mm into the wall all round (R = sqrt(r^2 + h^2) - 0.001): the eight rim points
     // press equally along lines through the centre, so the net force and torque vanish.
     let block = resting(shape(ShapeKind::Sphere, 0.05f64.sqrt() - 0.001, 0.0, true), shape(ShapeKind::Cylinder, 0.1, 0.4, false), 1e6);
-    let out = evaluate(&block, &Inputs { frame_a: at_rest([0.1, 0.2, 0.3], IDENTITY), frame_b: at_rest([0.1, 0.2, 0.3], q) });
+    let out = evaluate(&block, &Inputs::of_frames(at_rest([0.1, 0.2, 0.3], IDENTITY), at_rest([0.1, 0.2, 0.3], q)));
     assert_eq!(out.points, 8);
     assert!(Vec3::from(out.frame_b.f_0).norm() <= 1e-9 && Vec3::from(out.frame_b.t_0).norm() <= 1e-9, "{out:?}");
 }
