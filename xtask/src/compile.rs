@@ -1,0 +1,131 @@
+//! How the FMU binaries of every platform are compiled and linked ([`crate::platforms::Build`]).
+//!
+//! Two cargo invocations build every model and the unwinding probe for every platform chosen: one
+//! `cargo zigbuild` for the zig-linked Linux targets, one `cargo build` with several `--target`s
+//! for the others (Windows linked by mingw-w64 gcc, macOS by rust-lld), so that cargo schedules
+//! each invocation's crates side by side on the available cores. Both are the same on every run,
+//! and each target's settings are per-target variables (`CARGO_TARGET_<TRIPLE>_LINKER`,
+//! `..._RUSTFLAGS`), so the host's build scripts and proc macros keep their fingerprints and a run
+//! with nothing changed compiles nothing.
+//!
+//! The standard library of each Rust target comes from rustup (`rustup target add`, once).
+//! macOS: rust-lld (shipped with every rustup toolchain) links as Apple's ld64 does, exported
+//! symbols list included, against the text stubs (.tbd) of libSystem that zig ships; libc and libm
+//! are libSystem on macOS, so their stubs are the same file. No Apple SDK is needed; rustc warns
+//! that it found none (xcrun), which is expected here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::models::MODELS;
+use crate::platforms::{self, Build, Platform};
+use crate::zigbuild::Toolchain;
+use crate::{apt, cargo, root, run, target_dir, Result};
+
+/// The linker of the Windows binaries (Debian's gcc-mingw-w64-x86-64).
+pub const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
+
+/// Builds every model's release library and the unwinding probe for `platforms`.
+pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
+    ensure_rust_targets(platforms)?;
+    let mut packages = vec!["--lib", "--package", "unwind_probe"];
+    for model in MODELS {
+        packages.extend(["--package", model.package]);
+    }
+    let zig: Vec<String> = platforms.iter().filter(|p| matches!(p.build, Build::Zig { .. })).map(|p| p.cargo_target()).collect();
+    if !zig.is_empty() {
+        println!("==> building the libraries and the unwinding probe (release; cargo zigbuild: {})", zig.join(", "));
+        run(toolchain.release_build(&zig).args(&packages).current_dir(root()))?;
+    }
+    let others: Vec<&Platform> = platforms.iter().copied().filter(|p| !matches!(p.build, Build::Zig { .. })).collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let mut command = cargo();
+    command.args(["build", "--release"]);
+    let mut how = Vec::new();
+    for platform in &others {
+        command.args(["--target", platform.triple]);
+        match platform.build {
+            Build::Mingw => {
+                apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
+                command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
+                how.push(format!("{} linked by {MINGW_GCC}", platform.triple));
+            }
+            Build::Lld => {
+                let libraries = macos_stubs(toolchain)?;
+                command.env(platform.cargo_variable("LINKER"), rust_lld()?);
+                command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
+                how.push(format!("{} linked by rust-lld", platform.triple));
+            }
+            Build::Zig { .. } => unreachable!("built above"),
+        }
+    }
+    println!("==> building the libraries and the unwinding probe (release; cargo: {})", how.join(", "));
+    run(command.args(&packages).current_dir(root()))
+}
+
+/// Makes sure the standard library of every platform's Rust target is installed: the host's comes
+/// with the toolchain, the others are added with `rustup target add` (once, from the network).
+fn ensure_rust_targets(platforms: &[&Platform]) -> Result {
+    let sysroot = sysroot()?;
+    let missing: Vec<&str> =
+        platforms.iter().map(|p| p.triple).filter(|triple| !sysroot.join("lib/rustlib").join(triple).join("lib").is_dir()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("==> installing the Rust standard library of {} (rustup target add, once)", missing.join(", "));
+    match Command::new("rustup").arg("target").arg("add").args(&missing).status() {
+        Ok(status) if status.success() => Ok(()),
+        other => Err(format!(
+            "the Rust targets {} are not installed and `rustup target add {}` failed ({}); install them, or build the host platform alone \
+             with `cargo xtask fmu --host`",
+            missing.join(", "),
+            missing.join(" "),
+            other.map_or_else(|e| e.to_string(), |status| status.to_string())
+        )),
+    }
+}
+
+/// The sysroot of the rustc that cargo uses (`rustc --print sysroot`).
+fn sysroot() -> Result<PathBuf> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output =
+        Command::new(&rustc).args(["--print", "sysroot"]).output().map_err(|e| format!("could not run rustc --print sysroot: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("rustc --print sysroot failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()))
+}
+
+/// The toolchain's rust-lld (`<sysroot>/lib/rustlib/<host>/bin/rust-lld`).
+fn rust_lld() -> Result<PathBuf> {
+    let path = sysroot()?.join("lib/rustlib").join(platforms::host().triple).join("bin/rust-lld");
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!("the Rust toolchain has no rust-lld ({}), which links the macOS binaries", path.display()))
+    }
+}
+
+/// target/tools/macos-stubs: libSystem.tbd from zig's package, and libc.tbd and libm.tbd as copies
+/// of it (rustc links macOS libraries with -lSystem -lc -lm).
+fn macos_stubs(toolchain: &Toolchain) -> Result<PathBuf> {
+    let source = toolchain.zig_lib_dir()?.join("libc/darwin/libSystem.tbd");
+    let stubs = target_dir().join("tools").join("macos-stubs");
+    let bytes = fs::read(&source).map_err(|e| format!("could not read zig's libSystem stubs {}: {e}", source.display()))?;
+    fs::create_dir_all(&stubs).map_err(|e| format!("could not create {}: {e}", stubs.display()))?;
+    for name in ["libSystem.tbd", "libc.tbd", "libm.tbd"] {
+        write_if_changed(&stubs.join(name), &bytes)?;
+    }
+    Ok(stubs)
+}
+
+/// Writes `bytes` unless the file holds them already (its time stamp then stays).
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result {
+    if fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    fs::write(path, bytes).map_err(|e| format!("could not write {}: {e}", path.display()))
+}
