@@ -84,7 +84,7 @@ pub fn build(selection: Selection) -> Result {
     let platforms = selection.platforms();
     let toolchain = Toolchain::ensure()?;
     compile::build_libraries(&toolchain, &platforms)?;
-    check_unwinding(&toolchain)?;
+    check_unwinding(&toolchain, &platforms)?;
 
     fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
     let required = symbols::fmi_functions();
@@ -192,14 +192,18 @@ fn join_universal(model: &Model, folder: &str, rows: &[&Platform]) -> Result<Pat
     Ok(path)
 }
 
-/// Checks crates/unwind_probe (built like the host FMU binaries) like them (its one export, the
-/// glibc floor), then loads it into Python with ctypes and calls it: a panic must unwind through
-/// its frames and be caught, as the FMUs' `catch_unwind` at the C boundary needs.
-fn check_unwinding(toolchain: &Toolchain) -> Result {
+/// Checks crates/unwind_probe (built like the FMU binaries) of every platform like them (its one
+/// export, what it needs from the system), then loads the host's into Python with ctypes and calls
+/// it: a panic must unwind through its frames and be caught, as the FMUs' `catch_unwind` at the C
+/// boundary needs. `cargo xtask test` calls the Windows and aarch64 ones under wine and qemu.
+fn check_unwinding(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
     let host = platforms::host();
     println!("==> the unwinding probe (crates/unwind_probe, {})", host.cargo_target());
+    for platform in platforms {
+        let library = platform.built_library("unwind_probe");
+        check_library(platform, &library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
+    }
     let library = host.built_library("unwind_probe");
-    check_library(host, &library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
     let output = Command::new(toolchain.python())
         .args(["-c", "import ctypes, sys; sys.exit(0 if ctypes.CDLL(sys.argv[1]).unwind_probe() == 1 else 3)"])
         .arg(&library)

@@ -1,5 +1,6 @@
 //! `cargo xtask test`, step "valgrind": memcheck over a plain C importer (tests/valgrind/driver.c)
-//! that drives every FMU binary as it ships (extracted from target/fmu/*.fmu): instantiation,
+//! that drives every Linux x86-64 FMU binary as it ships (extracted from target/fmu/*.fmu; the
+//! same importer and cases run the other platforms' binaries in [`crate::emulated`]): instantiation,
 //! parameters, steps, FMU state get/set/serialize/deserialize, errors, Reset, a null logger,
 //! instantiate/free cycles and dlclose. Any invalid access, use of uninitialised memory, or
 //! definitely or indirectly lost block fails the step; so does a driver check (a non-finite
@@ -63,7 +64,7 @@ fn output_dir() -> PathBuf {
     target_dir().join("valgrind")
 }
 
-/// Runs the check over the four FMUs in target/fmu (built by `cargo xtask fmu`).
+/// Runs the check over the host binaries of the four FMUs in target/fmu (built by `cargo xtask fmu`).
 pub fn check() -> Result<Vec<Summary>> {
     apt::ensure_tool("valgrind", "valgrind")?;
     apt::ensure_tool("cc", "gcc")?;
