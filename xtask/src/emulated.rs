@@ -38,7 +38,7 @@ struct Importer {
 }
 
 impl Importer {
-    /// Builds the importer for `platform` into target/emulated/<platform>/.
+    /// Builds the importer for `platform` into `target/emulated/<platform>/`.
     fn build(platform: &'static Platform, toolchain: &Toolchain) -> Result<Importer> {
         let dir = output_dir().join(platform.fmi3);
         fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
