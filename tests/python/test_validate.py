@@ -64,12 +64,26 @@ def test_validate_fmu_reports_no_problem(fmu_path):
     assert problems == [], "\n".join(problems)
 
 
+# interface.md, Artifacts: every platform's binary under its FMI version's folder name (FMI 2's
+# darwin64 is one universal x86-64 + arm64 file; FMI 2 names no aarch64 Linux folder).
+BINARIES = {
+    "fmi2": ["linux64/ContactForce.so", "win64/ContactForce.dll", "darwin64/ContactForce.dylib"],
+    "fmi3": [
+        "x86_64-linux/ContactForce.so",
+        "aarch64-linux/ContactForce.so",
+        "x86_64-windows/ContactForce.dll",
+        "x86_64-darwin/ContactForce.dylib",
+        "aarch64-darwin/ContactForce.dylib",
+    ],
+}
+
+
 def test_archive_layout(fmu_path):
-    """Platform folders as interface.md fixes them."""
+    """Platform folders as interface.md fixes them, and no other binary."""
     names = zipfile.ZipFile(fmu_path).namelist()
     assert "modelDescription.xml" in names
-    folder = "binaries/linux64/" if "fmi2" in fmu_path.name else "binaries/x86_64-linux/"
-    assert folder + "ContactForce.so" in names, f"no {folder}ContactForce.so in {names}"
+    expected = sorted("binaries/" + b for b in BINARIES["fmi2" if "fmi2" in fmu_path.name else "fmi3"])
+    assert sorted(n for n in names if n.startswith("binaries/")) == expected, names
 
 
 def test_model_description(fmu_path):

@@ -14,8 +14,15 @@
  * The prototypes are written here from the FMI 2.0 and FMI 3.0 standards (fmi2Functions.h,
  * fmi3Functions.h), so the driver needs no headers.
  *
+ * The same source builds for Windows with mingw-w64 (LoadLibrary instead of dlopen), so that the
+ * Windows binaries run through the same calls under wine, and for aarch64 Linux, run under qemu
+ * (cargo xtask test, step "other platforms"); `trace=FILE` writes the outputs of the first run's
+ * steps, which the xtask compares with the x86-64 Linux binary's.
+ *
  * usage: driver LIBRARY VERSION TOKEN [SPEC...]
+ *        driver LIBRARY probe
  *   VERSION   2 or 3
+ *   probe     call crates/unwind_probe's unwind_probe() instead: it must catch its panic (1)
  *   TOKEN     the GUID (FMI 2) or instantiationToken (FMI 3) of the model description
  *   SPEC      p:VR=X      Float64 parameter, set before initialisation
  *             e:VR=N      enumeration parameter (FMI 2 Integer, FMI 3 Int64)
@@ -26,12 +33,15 @@
  *             nan:VR      the input set to NaN for the error path
  *             steps=N     steps (default 200);  h=X  step size (default 1e-4)
  *             cycles=N    extra instantiate/free cycles (default 50)
+ *             trace=FILE  write every output of each step of the first run to FILE, one step a
+ *                         line (%.17g, space-separated; the step's end time last)
  *
  * Exit status: 0 when every call answered as expected, 1 otherwise (with a message).
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
+/* mingw-w64: C99 printf formats (%zu, %.17g) instead of msvcrt's. */
+#define __USE_MINGW_ANSI_STDIO 1
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,6 +50,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Loading a library: dlopen on POSIX, LoadLibrary on Windows. */
+#ifdef _WIN32
+#include <windows.h>
+static void *open_library(const char *path) { return (void *)LoadLibraryA(path); }
+static void *find_symbol(void *library, const char *name) { return (void *)(intptr_t)GetProcAddress((HMODULE)library, name); }
+static int close_library(void *library) { return FreeLibrary((HMODULE)library) ? 0 : 1; }
+static const char *library_error(void) {
+    static char text[64];
+    snprintf(text, sizeof text, "LoadLibrary error %lu", (unsigned long)GetLastError());
+    return text;
+}
+#else
+#include <dlfcn.h>
+static void *open_library(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+static void *find_symbol(void *library, const char *name) { return dlsym(library, name); }
+static int close_library(void *library) { return dlclose(library); }
+static const char *library_error(void) { return dlerror(); }
+#endif
 
 /* ----------------------------------------------------------------------------------------- */
 /* FMI 2.0 (fmi2TypesPlatform.h, fmi2FunctionTypes.h)                                        */
@@ -154,6 +183,7 @@ static bool has_nan_input;
 static int steps = 200, cycles = 50;
 static double h = 1e-4;
 static const char *token;
+static const char *trace_file;
 
 static void fail(const char *what) {
     fprintf(stderr, "driver: %s\n", what);
@@ -171,7 +201,7 @@ static void fail(const char *what) {
     } while (0)
 
 static void *symbol(void *library, const char *name) {
-    void *f = dlsym(library, name);
+    void *f = find_symbol(library, name);
     if (!f) {
         fprintf(stderr, "driver: the binary does not export %s\n", name);
         exit(1);
@@ -209,6 +239,8 @@ static void parse(int argc, char **argv) {
         } else if (sscanf(a, "steps=%d%n", &steps, &used) == 1 && a[used] == '\0') {
         } else if (sscanf(a, "cycles=%d%n", &cycles, &used) == 1 && a[used] == '\0') {
         } else if (sscanf(a, "h=%lf%n", &h, &used) == 1 && a[used] == '\0') {
+        } else if (strncmp(a, "trace=", 6) == 0 && a[6] != '\0') {
+            trace_file = a + 6;
         } else {
             fprintf(stderr, "driver: cannot read the spec \"%s\"\n", a);
             exit(1);
@@ -254,6 +286,17 @@ static void check_finite(const double *values, size_t n, int step) {
             exit(1);
         }
     }
+}
+
+/* Writes the first run's outputs (trace=FILE), one step a line. */
+static void write_trace(const double *trace) {
+    if (!trace_file) return;
+    FILE *out = fopen(trace_file, "w");
+    if (!out) fail("cannot write the trace file");
+    const size_t per = outputs_per_step();
+    for (int k = 0; k < steps; k++)
+        for (size_t i = 0; i < per; i++) fprintf(out, "%.17g%c", trace[(size_t)k * per + i], i + 1 < per ? ' ' : '\n');
+    if (fclose(out) != 0) fail("cannot write the trace file");
 }
 
 /* ----------------------------------------------------------------------------------------- */
@@ -384,6 +427,7 @@ static void run2(void *lib) {
         step2(&f, c, t, step_size(k), trace + (size_t)k * per, k);
         t += step_size(k);
     }
+    write_trace(trace);
     double last = -1.0;
     CHECK(f.GetRealStatus(c, fmi2LastSuccessfulTime, &last), fmi2OK);
     if (last != t) fail("fmi2LastSuccessfulTime is not the end of the last step");
@@ -574,6 +618,7 @@ static void run3(void *lib) {
         step3(&f, c, t, step_size(k), trace + (size_t)k * per, k);
         t += step_size(k);
     }
+    write_trace(trace);
 
     size_t size = 0;
     CHECK(f.SerializedFMUStateSize(c, saved, &size), fmi3OK);
@@ -639,14 +684,29 @@ static void run3(void *lib) {
     free(times);
 }
 
+/* The unwinding probe (crates/unwind_probe): 1 when its panic was caught after every destructor. */
+static int probe(const char *path) {
+    void *lib = open_library(path);
+    if (!lib) {
+        fprintf(stderr, "driver: loading %s: %s\n", path, library_error());
+        return 1;
+    }
+    int (*unwind_probe)(void) = (int (*)(void))symbol(lib, "unwind_probe");
+    if (unwind_probe() != 1) fail("unwind_probe: the panic was caught, but not every destructor ran");
+    if (close_library(lib) != 0) fail("closing the library failed");
+    printf("driver: %s: the panic was caught at the C boundary\n", path);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) fail("usage: driver LIBRARY VERSION TOKEN [SPEC...]");
+    if (argc == 3 && strcmp(argv[2], "probe") == 0) return probe(argv[1]);
+    if (argc < 4) fail("usage: driver LIBRARY VERSION TOKEN [SPEC...] or driver LIBRARY probe");
     verbose = getenv("DRIVER_VERBOSE") != NULL;
     token = argv[3];
     parse(argc, argv);
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    void *lib = open_library(argv[1]);
     if (!lib) {
-        fprintf(stderr, "driver: dlopen %s: %s\n", argv[1], dlerror());
+        fprintf(stderr, "driver: loading %s: %s\n", argv[1], library_error());
         return 1;
     }
     if (strcmp(argv[2], "2") == 0)
@@ -655,7 +715,7 @@ int main(int argc, char **argv) {
         run3(lib);
     else
         fail("VERSION must be 2 or 3");
-    if (dlclose(lib) != 0) fail("dlclose failed");
+    if (close_library(lib) != 0) fail("closing the library failed");
     printf("driver: %s FMI %s: %d steps, FMU state replayed bit for bit, %d cycles; logged %d OK, %d warnings, %d discards, "
            "%d errors\n",
            argv[1], argv[2], steps, cycles, logged[0], logged[1], logged[2], logged[3]);

@@ -20,7 +20,7 @@ pub const BASELINE: &str = "pair/sphere-plane";
 const BENCHES: [&str; 2] = ["physics", "fmi_cycle"];
 
 pub fn run_benchmarks(quick: bool, filter: Option<&str>) -> Result {
-    fmu::build()?;
+    fmu::build(crate::platforms::Selection::All)?;
     let home = criterion_home();
     let mut command = cargo();
     command.args(["bench", "--package", "contact_force"]);

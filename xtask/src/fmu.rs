@@ -1,16 +1,20 @@
-//! `cargo xtask fmu`: the FMU archives, an FMI 2 and an FMI 3 one per model.
+//! `cargo xtask fmu`: the FMU archives, an FMI 2 and an FMI 3 one per model, with the binaries of
+//! every platform of [`crate::platforms::PLATFORMS`] (or of the host alone: `cargo xtask fmu
+//! --host`).
 //!
-//! Each model is built once, in one cargo invocation with the unwinding probe, with both FMI
-//! versions' exports (the default features): the fmi2* and fmi3* names differ, so one binary
-//! serves both FMUs of a model, and the release build of each crate runs once instead of once per
-//! version. The invocation is the same on every run, so a run with nothing changed finds every
-//! unit fresh (builds with alternating features shared one output file and invalidated each other).
-//! The build uses cargo-zigbuild against glibc 2.17 ([`crate::zigbuild`]), so the binaries load on
-//! old enterprise Linux hosts. Before anything is packaged, [`crate::symbols`] checks every
-//! binary's exports, its glibc symbol versions and its DT_NEEDED libraries, and the unwinding probe
-//! proves that a panic is still caught in a library linked this way (zig's libunwind in place of
-//! libgcc_s). The archives are deterministic: sorted entries, the 1980-01-01 timestamp
-//! and fixed permissions, so that two builds differ only where the binary differs.
+//! Each model is built once per platform, with both FMI versions' exports (the default features):
+//! the fmi2* and fmi3* names differ, so one binary serves both FMUs of a model, and the release
+//! build of each crate runs once per platform instead of once per version. The invocations are the
+//! same on every run, so a run with nothing changed finds every unit fresh (builds with alternating
+//! features shared one output file and invalidated each other); [`crate::compile`] says how each
+//! platform is linked. Before anything is packaged, every binary is
+//! checked with the object-file reader: its architecture, exactly the FMI functions exported, and
+//! what it needs from the system ([`crate::symbols`] for ELF: glibc symbol versions and DT_NEEDED;
+//! [`crate::pe`]: the imported DLLs; [`crate::macho`]: libSystem alone). The unwinding probe proves
+//! that a panic is still caught in a library linked like the host binary (zig's libunwind in place
+//! of libgcc_s); `cargo xtask test` runs the Windows and aarch64 probes and FMUs under wine and qemu
+//! ([`crate::emulated`]). The archives are deterministic: sorted entries, the 1980-01-01 timestamp
+//! and fixed permissions, so that two builds differ only where a binary differs.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -22,38 +26,25 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
 use crate::models::{Model, MODELS};
+use crate::platforms::{self, Build, Format, Platform, Selection};
 use crate::symbols::{self, GlibcVersion};
-use crate::zigbuild::{self, Toolchain, GLIBC_FLOOR};
-use crate::{codegen, root, run, target_dir, Result};
+use crate::zigbuild::Toolchain;
+use crate::{codegen, compile, macho, pe, root, target_dir, Result};
 
-/// What differs between the two FMUs of a model (they share the binary).
+/// What differs between the two FMUs of a model (they share the binaries).
 struct Flavor {
     /// The FMU's file name suffix: `<model>-fmi2.fmu`, `<model>-fmi3.fmu`.
     name: &'static str,
     fmi_version: &'static str,
     /// The committed model description that ships, in the model's folder.
     model_description: &'static str,
-    /// Platform folder under binaries/ (FMI 2 and FMI 3 name it differently).
-    platform: &'static str,
     /// Entry point of the documentation: FMI 2 names it _main.html, FMI 3 index.html.
     documentation: &'static str,
 }
 
 const FLAVORS: [Flavor; 2] = [
-    Flavor {
-        name: "fmi2",
-        fmi_version: "2.0",
-        model_description: "fmi2.xml",
-        platform: "linux64",
-        documentation: "documentation/_main.html",
-    },
-    Flavor {
-        name: "fmi3",
-        fmi_version: "3.0",
-        model_description: "fmi3.xml",
-        platform: "x86_64-linux",
-        documentation: "documentation/index.html",
-    },
+    Flavor { name: "fmi2", fmi_version: "2.0", model_description: "fmi2.xml", documentation: "documentation/_main.html" },
+    Flavor { name: "fmi3", fmi_version: "3.0", model_description: "fmi3.xml", documentation: "documentation/index.html" },
 ];
 
 /// Where the FMUs are written (target/fmu).
@@ -61,107 +52,158 @@ pub fn output_dir() -> PathBuf {
     target_dir().join("fmu")
 }
 
-/// The packaged binary of a model, as the last `cargo xtask fmu` checked it: the FMI cycle
+/// The packaged host binary of a model, as the last `cargo xtask fmu` checked it: the FMI cycle
 /// benchmark loads it from here.
 pub fn staged_library(model_name: &str) -> PathBuf {
     target_dir().join("xtask").join(model_name).join(format!("{model_name}.so"))
 }
 
-pub fn build() -> Result {
+/// Where a model's checked binary for `platform` is kept (the host's at [`staged_library`]).
+fn staged(model: &Model, platform: &Platform) -> PathBuf {
+    if std::ptr::eq(platform, platforms::host()) {
+        staged_library(model.name)
+    } else {
+        target_dir().join("xtask").join(model.name).join(platform.fmi3).join(platform.fmu_file_name(model.name))
+    }
+}
+
+/// The archive path of a model's FMU of one version ("fmi2", "fmi3").
+pub fn archive(model_name: &str, flavor: &str) -> PathBuf {
+    output_dir().join(format!("{model_name}-{flavor}.fmu"))
+}
+
+/// The binaries' entries of one FMU: (path inside the archive, file to copy).
+type Binaries = Vec<(String, PathBuf)>;
+
+pub fn build(selection: Selection) -> Result {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
-        return Err("packaging supports x86_64 Linux only (binaries/linux64 and binaries/x86_64-linux)".to_string());
+        return Err("packaging runs on x86_64 Linux only (it builds and checks every platform's binaries from there)".to_string());
     }
     // The committed XML is what ships, so a stale file is an error rather than silently regenerated.
     codegen::check()?;
+    let platforms = selection.platforms();
     let toolchain = Toolchain::ensure()?;
-    build_libraries(&toolchain)?;
-    check_unwinding(&toolchain)?;
+    compile::build_libraries(&toolchain, &platforms)?;
+    check_unwinding(&toolchain, &platforms)?;
 
     fs::create_dir_all(output_dir()).map_err(|e| format!("could not create {}: {e}", output_dir().display()))?;
     let required = symbols::fmi_functions();
-    let mut libraries = Vec::new();
     let mut problems = Vec::new();
+    let mut binaries: BTreeMap<&str, [Binaries; 2]> = BTreeMap::new();
     for model in MODELS {
-        let library = stage_library(model)?;
-        let what = format!("the {} library ({})", model.name, library.display());
-        match check_library(&library, &required, &what) {
-            Ok(summary) => println!("{}: {summary}", model.name),
-            Err(problem) => problems.push(problem),
+        let [fmi2, fmi3] = binaries.entry(model.name).or_default();
+        for &platform in &platforms {
+            let library = stage(model, platform)?;
+            let what = format!("the {} binary for {} ({})", model.name, platform.fmi3, library.display());
+            match check_library(platform, &library, &required, &what) {
+                Ok(summary) => println!("{} {}: {summary}", model.name, platform.fmi3),
+                Err(problem) => problems.push(problem),
+            }
+            fmi3.push((format!("binaries/{}/{}", platform.fmi3, platform.fmu_file_name(model.name)), library));
         }
-        libraries.push(library);
+        for (folder, rows) in platforms::fmi2_folders(&platforms) {
+            let library = match rows.as_slice() {
+                [one] => staged(model, one),
+                several => join_universal(model, folder, several)?,
+            };
+            fmi2.push((format!("binaries/{folder}/{}", rows[0].fmu_file_name(model.name)), library));
+        }
     }
     if !problems.is_empty() {
         return Err(problems.join("\n"));
     }
-    for (model, library) in MODELS.iter().zip(&libraries) {
-        for flavor in &FLAVORS {
-            let archive = output_dir().join(format!("{}-{}.fmu", model.name, flavor.name));
-            package(model, flavor, library, &archive)?;
-            println!("wrote {}", archive.display());
+    for model in MODELS {
+        for (flavor, binaries) in FLAVORS.iter().zip(&binaries[model.name]) {
+            let archive = archive(model.name, flavor.name);
+            package(model, flavor, binaries, &archive)?;
+            println!("wrote {} ({})", archive.display(), size_text(&archive));
         }
     }
     Ok(())
 }
 
-/// Checks a built binary's exports (exactly `required`) and that it loads on the glibc floor;
-/// returns a one-line summary (highest glibc version, DT_NEEDED libraries).
-fn check_library(library: &Path, required: &[&str], what: &str) -> Result<String> {
+/// "2.9 MB": an archive's size for the summary lines.
+fn size_text(path: &Path) -> String {
+    fs::metadata(path).map(|m| format!("{:.1} MB", m.len() as f64 / 1e6)).unwrap_or_else(|_| "?".to_string())
+}
+
+/// Checks a built binary of `platform`: exactly `required` exported, the right architecture, and
+/// nothing needed that the platform's machines may lack; returns a one-line summary.
+fn check_library(platform: &Platform, library: &Path, required: &[&str], what: &str) -> Result<String> {
+    let bytes = fs::read(library).map_err(|e| format!("could not read {}: {e}", library.display()))?;
+    match platform.format {
+        Format::Elf => check_elf(platform, library, &bytes, required, what),
+        Format::Pe => pe::check(&pe::read(&bytes).map_err(|e| format!("{what}: {e}"))?, platform.architecture, required, what),
+        Format::MachO => macho::check(&macho::read(&bytes).map_err(|e| format!("{what}: {e}"))?, platform.architecture, required, what),
+    }
+}
+
+/// The ELF checks: exports, architecture, and that the binary loads on the glibc floor.
+fn check_elf(platform: &Platform, library: &Path, bytes: &[u8], required: &[&str], what: &str) -> Result<String> {
+    let Build::Zig { glibc: Some((major, minor)) } = platform.build else {
+        return Err(format!("{what}: a Linux platform without a glibc floor in the platform table"));
+    };
+    let architecture = object::File::parse(bytes).map(|file| object::Object::architecture(&file)).map_err(|e| format!("{what}: {e}"))?;
+    let arch = if architecture == platform.architecture { Ok(()) } else { Err(format!("{what} is for {architecture:?}, not {:?}", platform.architecture)) };
     let exports = symbols::exported_functions(library).and_then(|exported| symbols::check_exports(&exported, required, what));
-    let floor = GlibcVersion::new(&[GLIBC_FLOOR.0, GLIBC_FLOOR.1]);
+    let floor = GlibcVersion::new(&[major, minor]);
     let dependencies = symbols::dependencies(library)?;
     let portability = symbols::check_portability(&dependencies, &floor, what);
-    match (exports, portability) {
-        (Ok(()), Ok(highest)) => Ok(format!(
-            "exports its {} required functions and nothing else; highest glibc symbol version {} (floor {floor}); DT_NEEDED {}",
+    match (arch, exports, portability) {
+        (Ok(()), Ok(()), Ok(highest)) => Ok(format!(
+            "{architecture:?} ELF, exports its {} required functions and nothing else; highest glibc symbol version {} (floor {floor}); DT_NEEDED {}",
             required.len(),
             highest.map_or_else(|| "no versioned symbol".to_string(), |v| v.to_string()),
             dependencies.needed.join(" ")
         )),
-        (exports, portability) => Err([exports.err(), portability.err()].into_iter().flatten().collect::<Vec<_>>().join("\n")),
+        (arch, exports, portability) => Err([arch.err(), exports.err(), portability.err()].into_iter().flatten().collect::<Vec<_>>().join("\n")),
     }
 }
 
-/// Builds every model's release library and the unwinding probe in one cargo invocation (cargo
-/// zigbuild, glibc 2.17), so that cargo schedules the crates side by side on the available cores.
-/// The default features are both FMI versions; no feature is named, so that any other build of
-/// these packages for this target with the default features shares the fingerprints.
-/// A model with `own_build` (it links contact_force without its exports) gets an invocation of
-/// its own after that one.
-fn build_libraries(toolchain: &Toolchain) -> Result {
-    let packages: Vec<&str> = MODELS.iter().filter(|model| !model.own_build).map(|model| model.package).collect();
-    println!("==> building the {} libraries and the unwinding probe (release, {})", packages.join(", "), zigbuild::zig_target());
-    let mut command = toolchain.release_build();
-    command.args(["--lib", "--package", "unwind_probe"]);
-    for package in packages {
-        command.args(["--package", package]);
-    }
-    run(command.current_dir(root()))?;
-    for model in MODELS.iter().filter(|model| model.own_build) {
-        println!("==> building the {} library on its own (release, {})", model.package, zigbuild::zig_target());
-        let mut command = toolchain.release_build();
-        command.args(["--lib", "--package", model.package]);
-        run(command.current_dir(root()))?;
-    }
-    Ok(())
-}
-
-/// Copies a model's built library to [`staged_library`] and returns that path.
-fn stage_library(model: &Model) -> Result<PathBuf> {
-    let built = zigbuild::release_dir().join(format!("lib{}.so", model.package));
-    let staged = staged_library(model.name);
+/// Copies a model's built library for `platform` to its staging path and returns that path.
+fn stage(model: &Model, platform: &Platform) -> Result<PathBuf> {
+    let built = platform.built_library(model.package);
+    let staged = staged(model, platform);
     let staging = staged.parent().expect("a staging folder");
     fs::create_dir_all(staging).map_err(|e| format!("could not create {}: {e}", staging.display()))?;
     fs::copy(&built, &staged).map_err(|e| format!("could not copy {} to {}: {e}", built.display(), staged.display()))?;
     Ok(staged)
 }
 
-/// Checks crates/unwind_probe (built like the FMU binaries) like them (its one export, the glibc
-/// floor), then loads it into Python with ctypes and calls it: a panic must unwind through its
-/// frames and be caught, as the FMUs' `catch_unwind` at the C boundary needs.
-fn check_unwinding(toolchain: &Toolchain) -> Result {
-    println!("==> the unwinding probe (crates/unwind_probe, {})", zigbuild::zig_target());
-    let library = zigbuild::release_dir().join("libunwind_probe.so");
-    check_library(&library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
+/// Joins a model's staged Mach-O binaries of `rows` into one universal file for the FMI 2 folder
+/// `folder`, and returns its path.
+fn join_universal(model: &Model, folder: &str, rows: &[&Platform]) -> Result<PathBuf> {
+    let mut thin = Vec::new();
+    for platform in rows {
+        let path = staged(model, platform);
+        thin.push(fs::read(&path).map_err(|e| format!("could not read {}: {e}", path.display()))?);
+    }
+    let slices: Vec<&[u8]> = thin.iter().map(Vec::as_slice).collect();
+    let joined = macho::universal(&slices)?;
+    // Read back: one slice per row, of the row's architecture.
+    let architectures = macho::slices(&joined)?.iter().map(|slice| macho::read(slice).map(|l| l.architecture)).collect::<Result<Vec<_>>>()?;
+    let expected: Vec<object::Architecture> = rows.iter().map(|p| p.architecture).collect();
+    if architectures != expected {
+        return Err(format!("the universal {folder} binary of {} holds {architectures:?}, not {expected:?}", model.name));
+    }
+    let path = target_dir().join("xtask").join(model.name).join(folder).join(rows[0].fmu_file_name(model.name));
+    fs::create_dir_all(path.parent().expect("a folder")).map_err(|e| format!("could not create {}: {e}", path.display()))?;
+    fs::write(&path, joined).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Checks crates/unwind_probe (built like the FMU binaries) of every platform like them (its one
+/// export, what it needs from the system), then loads the host's into Python with ctypes and calls
+/// it: a panic must unwind through its frames and be caught, as the FMUs' `catch_unwind` at the C
+/// boundary needs. `cargo xtask test` calls the Windows and aarch64 ones under wine and qemu.
+fn check_unwinding(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
+    let host = platforms::host();
+    println!("==> the unwinding probe (crates/unwind_probe, {})", host.cargo_target());
+    for platform in platforms {
+        let library = platform.built_library("unwind_probe");
+        check_library(platform, &library, &["unwind_probe"], &format!("the unwinding probe ({})", library.display()))?;
+    }
+    let library = host.built_library("unwind_probe");
     let output = Command::new(toolchain.python())
         .args(["-c", "import ctypes, sys; sys.exit(0 if ctypes.CDLL(sys.argv[1]).unwind_probe() == 1 else 3)"])
         .arg(&library)
@@ -179,15 +221,15 @@ fn check_unwinding(toolchain: &Toolchain) -> Result {
     }
 }
 
-/// Writes the FMU archive of `model` for `flavor` with `library` as its binary (the same file for
-/// both flavors).
-fn package(model: &Model, flavor: &Flavor, library: &Path, archive: &Path) -> Result {
+/// Writes the FMU archive of `model` for `flavor` with `binaries` (archive path, file).
+fn package(model: &Model, flavor: &Flavor, binaries: &Binaries, archive: &Path) -> Result {
     let read = |path: &Path| fs::read(path).map_err(|e| format!("could not read {}: {e}", path.display()));
-    let identifier = model.name;
     let mut entries: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     let description = root().join(model.model_descriptions).join(flavor.model_description);
     entries.insert("modelDescription.xml".to_string(), (read(&description)?, 0o644));
-    entries.insert(format!("binaries/{}/{identifier}.so", flavor.platform), (read(library)?, 0o755));
+    for (name, library) in binaries {
+        entries.insert(name.clone(), (read(library)?, 0o755));
+    }
     entries.insert(flavor.documentation.to_string(), ((model.documentation)(flavor.fmi_version).into_bytes(), 0o644));
     let bytes = zip_archive(&entries).map_err(|e| format!("could not write {}: {e}", archive.display()))?;
     // Write next to the target and rename, so an interrupted run never leaves a truncated FMU.

@@ -2,14 +2,16 @@
 //!
 //! Commands:
 //! - `codegen [--check]`: write (or check) modelDescription/fmi2.xml and fmi3.xml.
-//! - `fmu`: build each model's FMI 2 and FMI 3 FMU into target/fmu/ from the committed model
-//!   descriptions, with one binary per model for both, built with cargo zigbuild for glibc 2.17
-//!   (the tools install themselves under target/tools on first use) and checked for its exports,
-//!   glibc symbol versions and needed libraries.
+//! - `fmu [--host]`: build each model's FMI 2 and FMI 3 FMU into target/fmu/ from the committed
+//!   model descriptions, with one binary per model and platform for both (Linux x86-64 and
+//!   aarch64, Windows x86-64, macOS x86-64 and arm64; `--host`: Linux x86-64 alone), built with
+//!   cargo zigbuild (glibc 2.17; the tools install themselves under target/tools on first use) and
+//!   mingw-w64, and checked for their architecture, exports and what they need from the system.
 //! - `ssp [SCENARIO.toml...]`: build the FMUs, then one SSP archive per scenario into target/ssp/.
 //! - `test`: the whole test suite: codegen check, cargo tests, cargo doc without warnings, the
-//!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim),
-//!   and valgrind (memcheck) over a C importer driving every FMU binary.
+//!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim), valgrind (memcheck) over a C
+//!   importer driving every host FMU binary, and the same importer on the Windows binaries under
+//!   wine and on the aarch64 Linux ones under qemu, compared with the host's outputs.
 //! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and
 //!   examples/python/step_sizes.py (FMPy).
@@ -21,12 +23,18 @@
 //! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
 //!   not part of `test` or CI.
 
+mod apt;
 mod bench;
 mod codegen;
+mod compile;
 mod docs;
+mod emulated;
 mod fmu;
 mod fuzz;
+mod macho;
 mod models;
+mod pe;
+mod platforms;
 mod plots;
 mod python;
 mod reference;
@@ -34,6 +42,8 @@ mod ssp;
 mod symbols;
 mod valgrind;
 mod zigbuild;
+
+use platforms::Selection;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -47,16 +57,21 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
                      (--check: fail if the committed files differ from the generated ones)
-  fmu                build target/fmu/<Model>-fmi2.fmu and <Model>-fmi3.fmu (ContactForce,
-                     RigidBody) with cargo zigbuild for glibc 2.17 (installed into target/tools
-                     on first use) and check each binary's exports, glibc versions and libraries
+  fmu [--host]       build target/fmu/<Model>-fmi2.fmu and <Model>-fmi3.fmu (ContactForce,
+                     RigidBody) with the binaries of Linux x86-64 and aarch64, Windows x86-64
+                     and macOS x86-64 and arm64 (cargo zigbuild for glibc 2.17 and macOS,
+                     mingw-w64 for Windows; installed on first use) and check each binary's
+                     architecture, exports and libraries (--host: Linux x86-64 alone)
   ssp [SCENARIO...]  fmu, then target/ssp/<name>.ssp (SSP 1.0) from each scenarios/*.toml
                      (or from the scenario files named; a scenario with a tabulated input
                      is skipped, or refused when named)
   test               codegen --check, cargo test --workspace, cargo doc (warnings are errors),
                      docs, fmu, ssp, the Python tests, then
-                     valgrind (memcheck) over a C importer driving every FMU binary
+                     valgrind (memcheck) over a C importer driving every host FMU binary, and
+                     the same importer on the Windows binaries under wine and the aarch64 Linux
+                     ones under qemu, their outputs compared with the host's
   valgrind           fmu, then the valgrind step of test alone
+  emulated           fmu, then the wine and qemu step of test alone
   demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py and
                      step_sizes.py (FMPy)
@@ -75,10 +90,11 @@ commands:
 #[derive(Debug)]
 enum Task {
     Codegen { check: bool },
-    Fmu,
+    Fmu { selection: Selection },
     Ssp { scenarios: Vec<PathBuf> },
     Test,
     Valgrind,
+    Emulated,
     Demo,
     Docs,
     Bench { quick: bool, filter: Option<String>, table_only: bool },
@@ -92,12 +108,14 @@ fn parse(args: &[String]) -> Result<Task> {
     match args.as_slice() {
         ["codegen"] => Ok(Task::Codegen { check: false }),
         ["codegen", "--check"] => Ok(Task::Codegen { check: true }),
-        ["fmu"] => Ok(Task::Fmu),
+        ["fmu"] => Ok(Task::Fmu { selection: Selection::All }),
+        ["fmu", "--host"] => Ok(Task::Fmu { selection: Selection::Host }),
         ["ssp", scenarios @ ..] if scenarios.iter().all(|s| !s.starts_with('-')) => {
             Ok(Task::Ssp { scenarios: scenarios.iter().map(PathBuf::from).collect() })
         }
         ["test"] => Ok(Task::Test),
         ["valgrind"] => Ok(Task::Valgrind),
+        ["emulated"] => Ok(Task::Emulated),
         ["demo"] => Ok(Task::Demo),
         ["docs"] => Ok(Task::Docs),
         ["venv"] => Ok(Task::Venv),
@@ -125,10 +143,11 @@ fn main() -> ExitCode {
     let result = parse(&args).and_then(|task| match task {
         Task::Codegen { check: false } => codegen::write(),
         Task::Codegen { check: true } => codegen::check(),
-        Task::Fmu => fmu::build(),
-        Task::Ssp { scenarios } => fmu::build().and_then(|()| ssp::build(&scenarios)),
+        Task::Fmu { selection } => fmu::build(selection),
+        Task::Ssp { scenarios } => fmu::build(Selection::All).and_then(|()| ssp::build(&scenarios)),
         Task::Test => test(),
-        Task::Valgrind => fmu::build().and_then(|()| valgrind::check().map(|_| ())),
+        Task::Valgrind => fmu::build(Selection::All).and_then(|()| valgrind::check().map(|_| ())),
+        Task::Emulated => fmu::build(Selection::All).and_then(|()| emulated::check().map(|_| ())),
         Task::Demo => demo(),
         Task::Docs => docs::build(),
         Task::Bench { table_only: true, .. } => bench::print_table(),
@@ -160,7 +179,7 @@ fn test() -> Result {
         run(cargo().args(["doc", "--no-deps", "--workspace"]).env("RUSTDOCFLAGS", "-Dwarnings").current_dir(&root))
     })?;
     step("(d) cargo xtask docs (the user guide: plots, links, mdbook)", docs::build)?;
-    step("(e) cargo xtask fmu", fmu::build)?;
+    step("(e) cargo xtask fmu (every platform)", || fmu::build(Selection::All))?;
     step("(f) cargo xtask ssp", || ssp::build(&[]))?;
     let python = step("(g) Python virtual environment", python::ensure_venv)?;
     step("(h) pytest tests/python", || {
@@ -170,7 +189,8 @@ fn test() -> Result {
             .env("CONTACTFORCE_SSP_DIR", ssp::output_dir())
             .current_dir(&root))
     })?;
-    step("(i) valgrind (memcheck) over tests/valgrind/driver.c and the four FMU binaries", valgrind::check)?;
+    step("(i) valgrind (memcheck) over tests/valgrind/driver.c and the host FMU binaries", valgrind::check)?;
+    step("(j) the other platforms: the C importer on the Windows binaries under wine, the aarch64 Linux ones under qemu", emulated::check)?;
     println!("xtask test: every step passed");
     Ok(())
 }
@@ -198,7 +218,7 @@ fn scenario_files() -> Result<Vec<PathBuf>> {
 /// Builds the FMUs, runs every scenario through the co-simulation master (release build) into
 /// results/, then the FMPy example.
 fn demo() -> Result {
-    fmu::build()?;
+    fmu::build(Selection::All)?;
     let scenarios = scenario_files()?;
     println!("==> running {} scenarios through the cosim master (results/: CSV, PNG)", scenarios.len());
     run(cargo()
@@ -269,7 +289,10 @@ mod tests {
     fn parses_every_command_and_refuses_unknown_ones() {
         assert!(matches!(parse(&args("codegen")), Ok(Task::Codegen { check: false })));
         assert!(matches!(parse(&args("codegen --check")), Ok(Task::Codegen { check: true })));
-        assert!(matches!(parse(&args("fmu")), Ok(Task::Fmu)));
+        assert!(matches!(parse(&args("fmu")), Ok(Task::Fmu { selection: Selection::All })));
+        assert!(matches!(parse(&args("fmu --host")), Ok(Task::Fmu { selection: Selection::Host })));
+        assert!(parse(&args("fmu --windows")).is_err());
+        assert!(matches!(parse(&args("emulated")), Ok(Task::Emulated)));
         assert!(matches!(parse(&args("ssp")), Ok(Task::Ssp { scenarios }) if scenarios.is_empty()));
         assert!(matches!(parse(&args("ssp scenarios/a.toml")), Ok(Task::Ssp { scenarios }) if scenarios == [PathBuf::from("scenarios/a.toml")]));
         assert!(parse(&args("ssp --all")).is_err());

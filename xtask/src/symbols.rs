@@ -181,7 +181,8 @@ pub fn check_exports(exported: &BTreeSet<String>, required: &[&str], what: &str)
 
 /// The libraries a portable FMU binary may need: glibc's own, present on every Linux with glibc.
 /// libgcc_s is not among them: cargo-zigbuild links zig's libunwind statically in its place.
-pub const ALLOWED_NEEDED: [&str; 5] = ["libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "ld-linux-x86-64.so.2"];
+pub const ALLOWED_NEEDED: [&str; 6] =
+    ["libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"];
 
 /// What the dynamic loader must find to load a library.
 #[derive(Debug, Default, PartialEq)]

@@ -1,5 +1,6 @@
 //! `cargo xtask test`, step "valgrind": memcheck over a plain C importer (tests/valgrind/driver.c)
-//! that drives every FMU binary as it ships (extracted from target/fmu/*.fmu): instantiation,
+//! that drives every Linux x86-64 FMU binary as it ships (extracted from target/fmu/*.fmu; the
+//! same importer and cases run the other platforms' binaries in [`crate::emulated`]): instantiation,
 //! parameters, steps, FMU state get/set/serialize/deserialize, errors, Reset, a null logger,
 //! instantiate/free cycles and dlclose. Any invalid access, use of uninitialised memory, or
 //! definitely or indirectly lost block fails the step; so does a driver check (a non-finite
@@ -15,7 +16,8 @@ use std::process::Command;
 use fmi_export::table::{Causality, Table, ValueType};
 use fmi_export::FmuModel;
 
-use crate::{fmu, root, run, target_dir, Result};
+use crate::platforms::{self, Platform};
+use crate::{apt, fmu, root, run, target_dir, Result};
 
 /// memcheck's options: every error kind, leaks that are definite or indirect are errors.
 const VALGRIND_OPTIONS: [&str; 5] = [
@@ -26,14 +28,27 @@ const VALGRIND_OPTIONS: [&str; 5] = [
     "--track-origins=yes",
 ];
 
-/// One FMU binary to check and the driver's specs for it.
-struct Case {
-    archive: String,
-    /// Path of the binary inside the archive.
-    binary: String,
-    version: &'static str,
-    token: String,
-    specs: Vec<String>,
+/// One model and FMI version to drive, and the driver's arguments for it.
+pub struct Case {
+    pub model: &'static str,
+    /// "2" or "3".
+    pub version: &'static str,
+    pub token: String,
+    pub specs: Vec<String>,
+}
+
+impl Case {
+    /// `ContactForce-fmi2`: the FMU's name.
+    pub fn name(&self) -> String {
+        format!("{}-fmi{}", self.model, self.version)
+    }
+
+    /// The FMU archive and the path of `platform`'s binary in it; None where the FMU version has
+    /// no folder for the platform (FMI 2 on aarch64 Linux).
+    pub fn binary(&self, platform: &Platform) -> Option<(PathBuf, String)> {
+        let folder = if self.version == "2" { platform.fmi2? } else { platform.fmi3 };
+        Some((fmu::archive(self.model, &format!("fmi{}", self.version)), format!("binaries/{folder}/{}", platform.fmu_file_name(self.model))))
+    }
 }
 
 /// What valgrind said about one run.
@@ -49,10 +64,10 @@ fn output_dir() -> PathBuf {
     target_dir().join("valgrind")
 }
 
-/// Runs the check over the four FMUs in target/fmu (built by `cargo xtask fmu`).
+/// Runs the check over the host binaries of the four FMUs in target/fmu (built by `cargo xtask fmu`).
 pub fn check() -> Result<Vec<Summary>> {
-    ensure_tool("valgrind", "valgrind")?;
-    ensure_tool("cc", "gcc")?;
+    apt::ensure_tool("valgrind", "valgrind")?;
+    apt::ensure_tool("cc", "gcc")?;
     let dir = output_dir();
     fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
     let driver = dir.join("driver");
@@ -62,15 +77,13 @@ pub fn check() -> Result<Vec<Summary>> {
         .arg(root().join("tests/valgrind/driver.c"))
         .args(["-ldl", "-lm"]))?;
     // A convex hull read from a file: the file readers run under memcheck too.
-    let hull = dir.join("box.csv");
-    let corners: String =
-        (0..8).map(|c| format!("{},{},{}\n", (c & 1) as f64 * 0.2 - 0.1, ((c >> 1) & 1) as f64 * 0.2 - 0.1, ((c >> 2) & 1) as f64 * 0.2 - 0.1)).collect();
-    fs::write(&hull, corners).map_err(|e| format!("could not write {}: {e}", hull.display()))?;
+    let hull = write_hull(&dir)?;
 
     let mut summaries = Vec::new();
-    for case in cases(&hull) {
-        let name = case.archive.trim_end_matches(".fmu").to_string();
-        let library = extract(&fmu::output_dir().join(&case.archive), &case.binary, &dir.join(&name))?;
+    for case in cases(hull.to_str().expect("a UTF-8 target directory")) {
+        let name = case.name();
+        let (archive, binary) = case.binary(platforms::host()).expect("the host has both FMI folders");
+        let library = extract(&archive, &binary, &dir.join(&name))?;
         let log = dir.join(format!("{name}.log"));
         println!("==> valgrind: {name}");
         let started = std::time::Instant::now();
@@ -105,6 +118,15 @@ pub fn check() -> Result<Vec<Summary>> {
         println!("  {:<20} in use at exit: {}; errors: {}; heap: {}; {:.1} s", s.name, s.in_use_at_exit, s.errors, s.heap_usage, s.seconds);
     }
     Ok(summaries)
+}
+
+/// Writes the box-shaped hull file that ContactForce's case reads, into `dir`; returns its path.
+pub fn write_hull(dir: &Path) -> Result<PathBuf> {
+    let hull = dir.join("box.csv");
+    let corners: String =
+        (0..8).map(|c| format!("{},{},{}\n", (c & 1) as f64 * 0.2 - 0.1, ((c >> 1) & 1) as f64 * 0.2 - 0.1, ((c >> 2) & 1) as f64 * 0.2 - 0.1)).collect();
+    fs::write(&hull, corners).map_err(|e| format!("could not write {}: {e}", hull.display()))?;
+    Ok(hull)
 }
 
 /// The driver's specs for one model, from its variable table: parameters, every input (with a
@@ -143,15 +165,16 @@ fn specs<M: FmuModel>(table: &Table<M>, parameters: &[(&str, &str)], inputs: &[(
     specs
 }
 
-fn cases(hull: &Path) -> Vec<Case> {
-    let hull = hull.to_str().expect("a UTF-8 target directory").to_string();
+/// Every model in both FMI versions; `hull` is the path of [`write_hull`]'s file as the binary
+/// under test must see it.
+pub fn cases(hull: &str) -> Vec<Case> {
     // ContactForce: a box-shaped convex hull from a file on the plane, with GroundModel and the
     // stateful ElasticCone (a state per corner), sinking and sliding.
     let contact_force = specs(
         &contact_force::variables::build(),
         &[
             ("geometry_b.shape", "10"),
-            ("geometry_b.file", &hull),
+            ("geometry_b.file", hull),
             ("normal.law", "6"),
             ("friction.law", "6"),
             ("solver.max_step", "2.5e-5"),
@@ -187,39 +210,15 @@ fn cases(hull: &Path) -> Vec<Case> {
     let cf_token = contact_force::variables::instantiation_token().to_string();
     let rb_token = rigid_body::fmi::instantiation_token().to_string();
     vec![
-        Case {
-            archive: "ContactForce-fmi2.fmu".into(),
-            binary: "binaries/linux64/ContactForce.so".into(),
-            version: "2",
-            token: cf_token.clone(),
-            specs: contact_force.clone(),
-        },
-        Case {
-            archive: "ContactForce-fmi3.fmu".into(),
-            binary: "binaries/x86_64-linux/ContactForce.so".into(),
-            version: "3",
-            token: cf_token,
-            specs: contact_force,
-        },
-        Case {
-            archive: "RigidBody-fmi2.fmu".into(),
-            binary: "binaries/linux64/RigidBody.so".into(),
-            version: "2",
-            token: rb_token.clone(),
-            specs: rigid_body.clone(),
-        },
-        Case {
-            archive: "RigidBody-fmi3.fmu".into(),
-            binary: "binaries/x86_64-linux/RigidBody.so".into(),
-            version: "3",
-            token: rb_token,
-            specs: rigid_body,
-        },
+        Case { model: "ContactForce", version: "2", token: cf_token.clone(), specs: contact_force.clone() },
+        Case { model: "ContactForce", version: "3", token: cf_token, specs: contact_force },
+        Case { model: "RigidBody", version: "2", token: rb_token.clone(), specs: rigid_body.clone() },
+        Case { model: "RigidBody", version: "3", token: rb_token, specs: rigid_body },
     ]
 }
 
 /// Writes the archive's binary to `folder` and returns its path.
-fn extract(archive: &Path, binary: &str, folder: &Path) -> Result<PathBuf> {
+pub fn extract(archive: &Path, binary: &str, folder: &Path) -> Result<PathBuf> {
     let file = fs::File::open(archive).map_err(|e| format!("could not open {} (run cargo xtask fmu): {e}", archive.display()))?;
     let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("{}: {e}", archive.display()))?;
     let mut entry = zip.by_name(binary).map_err(|e| format!("{} has no {binary}: {e}", archive.display()))?;
@@ -228,26 +227,4 @@ fn extract(archive: &Path, binary: &str, folder: &Path) -> Result<PathBuf> {
     let mut out = fs::File::create(&path).map_err(|e| format!("could not write {}: {e}", path.display()))?;
     std::io::copy(&mut entry, &mut out).map_err(|e| format!("could not extract {binary}: {e}"))?;
     Ok(path)
-}
-
-/// Makes sure `tool` runs; when it does not and this runs as root (CI), installs the Debian
-/// package `package` with apt-get, else says how to.
-fn ensure_tool(tool: &str, package: &str) -> Result {
-    let works = || Command::new(tool).arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
-    if works() {
-        return Ok(());
-    }
-    if !crate::python::running_as_root() {
-        return Err(format!("{tool} is not installed; install the Debian/Ubuntu package {package} (apt-get install {package})"));
-    }
-    println!("==> {tool} is missing; installing {package} with apt-get");
-    if run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", package])).is_err() {
-        run(Command::new("apt-get").arg("update"))?;
-        run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", package]))?;
-    }
-    if works() {
-        Ok(())
-    } else {
-        Err(format!("{tool} still does not run after installing {package}"))
-    }
 }

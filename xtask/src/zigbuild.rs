@@ -1,12 +1,13 @@
-//! The toolchain that builds the FMU binaries for glibc 2.17: cargo-zigbuild and zig.
+//! The toolchain that links the Linux (glibc 2.17) and macOS FMU binaries: cargo-zigbuild and zig.
 //!
 //! `cargo zigbuild --target x86_64-unknown-linux-gnu.2.17` compiles as `cargo build --target
 //! x86_64-unknown-linux-gnu` does but links with `zig cc`, which links against zig's stubs of glibc
-//! 2.17 instead of the build machine's glibc. A function that glibc 2.17 lacks then fails the link
+//! 2.17 instead of the build machine's glibc (the same for aarch64, whose glibc starts at 2.17). A function that glibc 2.17 lacks then fails the link
 //! instead of binding to a newer symbol version, and the binary loads on any glibc from 2.17 on
 //! (RHEL/CentOS 7 and every later enterprise Linux). cargo-zigbuild also swaps `-lgcc_s` for zig's
 //! LLVM libunwind, linked statically, so the binary needs no libgcc_s either.
-//! [`crate::symbols::check_portability`] proves both on every build.
+//! [`crate::symbols::check_portability`] proves both on every build. For the macOS targets zig
+//! links against its own stubs of libSystem, so no Apple SDK is needed.
 //!
 //! Both tools are pinned and installed on first use under target/tools, so that a fresh clone
 //! needs nothing but cargo and Python 3 (and a repeated run touches no network):
@@ -24,20 +25,6 @@ use crate::{cargo, python, run, target_dir, Result};
 
 pub const CARGO_ZIGBUILD_VERSION: &str = "0.24.1";
 pub const ZIGLANG_VERSION: &str = "0.15.2";
-/// The oldest glibc the FMU binaries load on (major, minor).
-pub const GLIBC_FLOOR: (u32, u32) = (2, 17);
-/// The Rust target of the FMU binaries: the host's, so no extra rustup target is needed.
-pub const RUST_TARGET: &str = "x86_64-unknown-linux-gnu";
-
-/// `x86_64-unknown-linux-gnu.2.17`: cargo-zigbuild reads the glibc version from the suffix.
-pub fn zig_target() -> String {
-    format!("{RUST_TARGET}.{}.{}", GLIBC_FLOOR.0, GLIBC_FLOOR.1)
-}
-
-/// Where cargo puts the release libraries of a `--target` build.
-pub fn release_dir() -> PathBuf {
-    target_dir().join(RUST_TARGET).join("release")
-}
 
 fn tools_dir() -> PathBuf {
     target_dir().join("tools")
@@ -56,14 +43,16 @@ impl Toolchain {
         Ok(Toolchain { cargo_zigbuild: ensure_cargo_zigbuild()?, python: ensure_zig()? })
     }
 
-    /// `cargo zigbuild --release --target x86_64-unknown-linux-gnu.2.17`, with the environment
-    /// that makes it use this toolchain's zig and caches; the caller adds the package and features.
-    pub fn release_build(&self) -> Command {
+    /// `cargo zigbuild --release --target T...` (`x86_64-unknown-linux-gnu.2.17`, ...), with the
+    /// environment that makes it use this toolchain's zig and caches; the caller adds the packages.
+    pub fn release_build(&self, targets: &[String]) -> Command {
         let caches = tools_dir();
         let mut command = Command::new(&self.cargo_zigbuild);
+        command.args(["zigbuild", "--release"]);
+        for target in targets {
+            command.args(["--target", target]);
+        }
         command
-            .args(["zigbuild", "--release", "--target"])
-            .arg(zig_target())
             .env("CARGO_ZIGBUILD_PYTHON_PATH", &self.python)
             .env("CARGO_ZIGBUILD_CACHE_DIR", caches.join("zigbuild-cache"))
             .env("ZIG_GLOBAL_CACHE_DIR", caches.join("zig-cache"))
@@ -73,6 +62,31 @@ impl Toolchain {
             command.env("CARGO", cargo);
         }
         command
+    }
+
+    /// `zig cc` (the test step builds the aarch64 C importer with it).
+    pub fn zig_cc(&self) -> Command {
+        let caches = tools_dir();
+        let mut command = Command::new(&self.python);
+        command
+            .args(["-m", "ziglang", "cc"])
+            .env("ZIG_GLOBAL_CACHE_DIR", caches.join("zig-cache"))
+            .env("ZIG_LOCAL_CACHE_DIR", caches.join("zig-cache"));
+        command
+    }
+
+    /// zig's `lib` folder (its libc headers and stubs, libSystem.tbd among them).
+    pub fn zig_lib_dir(&self) -> Result<PathBuf> {
+        let output = Command::new(&self.python)
+            .args(["-c", "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'lib'))"])
+            .output()
+            .map_err(|e| format!("could not run {}: {e}", self.python.display()))?;
+        let dir = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        if output.status.success() && dir.is_dir() {
+            Ok(dir)
+        } else {
+            Err(format!("could not find zig's lib folder: {}", String::from_utf8_lossy(&output.stderr).trim()))
+        }
     }
 
     /// The Python that has zig; the FMU check loads the unwinding probe with it (ctypes).
@@ -136,15 +150,4 @@ fn ensure_zig() -> Result<PathBuf> {
     }
     fs::write(&stamp, ZIGLANG_VERSION).map_err(|e| format!("could not write {}: {e}", stamp.display()))?;
     Ok(python)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_zig_target_names_the_glibc_floor() {
-        assert_eq!(zig_target(), "x86_64-unknown-linux-gnu.2.17");
-        assert!(release_dir().ends_with("x86_64-unknown-linux-gnu/release"));
-    }
 }

@@ -1,0 +1,174 @@
+//! How the FMU binaries of every platform are compiled and linked ([`crate::platforms::Build`]).
+//!
+//! Two cargo invocations build the models and the unwinding probe for every platform chosen: one
+//! `cargo zigbuild` for the zig-linked Linux targets, one `cargo build` with several `--target`s
+//! for the others (Windows linked by mingw-w64 gcc, macOS by rust-lld), so that cargo schedules
+//! each invocation's crates side by side on the available cores. A model with `own_build`
+//! (PlanarContact) gets its own pair of invocations after them. Both are the same on every run,
+//! and each target's settings are per-target variables (`CARGO_TARGET_<TRIPLE>_LINKER`,
+//! `..._RUSTFLAGS`), so the host's build scripts and proc macros keep their fingerprints and a run
+//! with nothing changed compiles nothing.
+//!
+//! The standard library of each Rust target comes from rustup (`rustup target add`, once).
+//! macOS: rust-lld (shipped with every rustup toolchain) links as Apple's ld64 does, exported
+//! symbols list included, against the text stubs (.tbd) of libSystem that zig ships; libc and libm
+//! are libSystem on macOS, so their stubs are the same file. No Apple SDK is needed; rustc warns
+//! that it found none (xcrun), which is expected here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::models::MODELS;
+use crate::platforms::{self, Build, Platform};
+use crate::zigbuild::Toolchain;
+use crate::{apt, cargo, root, run, target_dir, Result};
+
+/// The linker of the Windows binaries (Debian's gcc-mingw-w64-x86-64).
+pub const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
+
+/// Builds every model's release library and the unwinding probe for `platforms`: for each group of
+/// packages ([`package_groups`]), one invocation for the zig-linked platforms and one for the
+/// others.
+pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
+    ensure_rust_targets(platforms)?;
+    let zig: Vec<&Platform> = platforms.iter().copied().filter(|p| matches!(p.build, Build::Zig { .. })).collect();
+    let others: Vec<&Platform> = platforms.iter().copied().filter(|p| !matches!(p.build, Build::Zig { .. })).collect();
+    for packages in package_groups() {
+        let target_dir = platforms::package_target_dir(packages[packages.len() - 1]);
+        let mut arguments = vec!["--lib".to_string(), "--target-dir".to_string(), target_dir.display().to_string()];
+        for package in &packages {
+            arguments.extend(["--package".to_string(), package.to_string()]);
+        }
+        if !zig.is_empty() {
+            let targets: Vec<String> = zig.iter().map(|p| p.cargo_target()).collect();
+            println!("==> building {} (release; cargo zigbuild: {})", packages.join(", "), targets.join(", "));
+            run(toolchain.release_build(&targets).args(&arguments).current_dir(root()))?;
+        }
+        if !others.is_empty() {
+            let (mut command, how) = cargo_build(toolchain, &others)?;
+            println!("==> building {} (release; cargo: {})", packages.join(", "), how.join(", "));
+            run(command.args(&arguments).current_dir(root()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The packages built together: the unwinding probe and every model without `own_build`, then
+/// each model with `own_build` alone, in its own target directory
+/// ([`platforms::package_target_dir`]): it links contact_force's rlib without its exports, and
+/// cargo unifies features within one invocation.
+fn package_groups() -> Vec<Vec<&'static str>> {
+    let shared = std::iter::once("unwind_probe").chain(MODELS.iter().filter(|m| !m.own_build).map(|m| m.package)).collect();
+    std::iter::once(shared).chain(MODELS.iter().filter(|m| m.own_build).map(|m| vec![m.package])).collect()
+}
+
+/// `cargo build --release --target T...` for the platforms cargo links without zig, with each
+/// target's linker and flags; returns it and how each target is linked.
+fn cargo_build(toolchain: &Toolchain, platforms: &[&Platform]) -> Result<(Command, Vec<String>)> {
+    let mut command = cargo();
+    command.args(["build", "--release"]);
+    let mut how = Vec::new();
+    for platform in platforms {
+        command.args(["--target", platform.triple]);
+        match platform.build {
+            Build::Mingw => {
+                apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
+                command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
+                how.push(format!("{} linked by {MINGW_GCC}", platform.triple));
+            }
+            Build::Lld => {
+                let libraries = macos_stubs(toolchain)?;
+                command.env(platform.cargo_variable("LINKER"), rust_lld()?);
+                command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
+                how.push(format!("{} linked by rust-lld", platform.triple));
+            }
+            Build::Zig { .. } => unreachable!("zig-linked platforms are built by cargo zigbuild"),
+        }
+    }
+    Ok((command, how))
+}
+
+/// Makes sure the standard library of every platform's Rust target is installed: the host's comes
+/// with the toolchain, the others are added with `rustup target add` (once, from the network).
+fn ensure_rust_targets(platforms: &[&Platform]) -> Result {
+    let sysroot = sysroot()?;
+    let missing: Vec<&str> =
+        platforms.iter().map(|p| p.triple).filter(|triple| !sysroot.join("lib/rustlib").join(triple).join("lib").is_dir()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("==> installing the Rust standard library of {} (rustup target add, once)", missing.join(", "));
+    match Command::new("rustup").arg("target").arg("add").args(&missing).status() {
+        Ok(status) if status.success() => Ok(()),
+        other => Err(format!(
+            "the Rust targets {} are not installed and `rustup target add {}` failed ({}); install them, or build the host platform alone \
+             with `cargo xtask fmu --host`",
+            missing.join(", "),
+            missing.join(" "),
+            other.map_or_else(|e| e.to_string(), |status| status.to_string())
+        )),
+    }
+}
+
+/// The sysroot of the rustc that cargo uses (`rustc --print sysroot`).
+fn sysroot() -> Result<PathBuf> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output =
+        Command::new(&rustc).args(["--print", "sysroot"]).output().map_err(|e| format!("could not run rustc --print sysroot: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("rustc --print sysroot failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()))
+}
+
+/// The toolchain's rust-lld (`<sysroot>/lib/rustlib/<host>/bin/rust-lld`).
+fn rust_lld() -> Result<PathBuf> {
+    let path = sysroot()?.join("lib/rustlib").join(platforms::host().triple).join("bin/rust-lld");
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!("the Rust toolchain has no rust-lld ({}), which links the macOS binaries", path.display()))
+    }
+}
+
+/// target/tools/macos-stubs: libSystem.tbd from zig's package, and libc.tbd and libm.tbd as copies
+/// of it (rustc links macOS libraries with -lSystem -lc -lm).
+fn macos_stubs(toolchain: &Toolchain) -> Result<PathBuf> {
+    let source = toolchain.zig_lib_dir()?.join("libc/darwin/libSystem.tbd");
+    let stubs = target_dir().join("tools").join("macos-stubs");
+    let bytes = fs::read(&source).map_err(|e| format!("could not read zig's libSystem stubs {}: {e}", source.display()))?;
+    fs::create_dir_all(&stubs).map_err(|e| format!("could not create {}: {e}", stubs.display()))?;
+    for name in ["libSystem.tbd", "libc.tbd", "libm.tbd"] {
+        write_if_changed(&stubs.join(name), &bytes)?;
+    }
+    Ok(stubs)
+}
+
+/// Writes `bytes` unless the file holds them already (its time stamp then stays).
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result {
+    if fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    fs::write(path, bytes).map_err(|e| format!("could not write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_is_built_once_and_own_builds_alone() {
+        let groups = package_groups();
+        assert_eq!(groups[0][0], "unwind_probe");
+        let built: Vec<&str> = groups.iter().flatten().copied().filter(|p| *p != "unwind_probe").collect();
+        let mut models: Vec<&str> = MODELS.iter().map(|m| m.package).collect();
+        let mut sorted = built.clone();
+        sorted.sort();
+        models.sort();
+        assert_eq!(sorted, models);
+        for model in MODELS.iter().filter(|m| m.own_build) {
+            assert!(groups[1..].contains(&vec![model.package]), "{} alone", model.package);
+        }
+    }
+}
