@@ -42,6 +42,20 @@ impl std::fmt::Display for ModelError {
 /// keeping the importer waiting for ever; the importer can retry with a shorter step.
 pub const MAX_SUBSTEPS: f64 = 1e6;
 
+/// A step of `step` in sub-steps of at most `max_substep` (the parameter `name`) that would take
+/// more than [`MAX_SUBSTEPS`] of them is discarded (`ModelError::NotFinite`, in both this crate's
+/// and fmi_export's error), with this message naming the parameter.
+pub fn check_substeps(step: f64, max_substep: f64, name: &str) -> Result<(), String> {
+    let substeps = (step / max_substep).ceil();
+    if substeps > MAX_SUBSTEPS {
+        return Err(format!(
+            "a step of {step} s takes {substeps:e} sub-steps of {name} = {max_substep} s, more than the {MAX_SUBSTEPS:e} \
+             allowed; take shorter communication steps or a larger {name}"
+        ));
+    }
+    Ok(())
+}
+
 /// The block, the inputs, the point states and the scratch points, for the derivatives.
 pub(crate) type DerivativeParts<'a> = (&'a Block, &'a Inputs, &'a [PointState], &'a mut Vec<ContactPoint>);
 
@@ -234,14 +248,7 @@ impl Model {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         if block.is_stateful() {
-            let substeps = (step / self.parameters.solver_max_step).ceil();
-            if substeps > MAX_SUBSTEPS {
-                return Err(ModelError::NotFinite(format!(
-                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
-                     allowed; take shorter communication steps or a larger solver.max_step",
-                    self.parameters.solver_max_step
-                )));
-            }
+            check_substeps(step, self.parameters.solver_max_step, "solver.max_step").map_err(ModelError::NotFinite)?;
             self.states_before.clone_from(&self.states);
             block.advance(&self.inputs, &mut self.scratch, &mut self.states, step).map_err(ModelError::Input)?;
             self.outputs_valid = false;

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use contact_force::model::check_substeps;
 use contact_force::physics::contact::{PointForce, PointState};
 use contact_force::physics::friction::FrictionLawKind;
 use contact_force::physics::point_events;
@@ -15,9 +16,6 @@ use fmi_export::{FmuModel, ModelError};
 
 use crate::block::{Block, Inputs, Outputs, Parameters, POINT_OUTPUTS};
 use crate::geometry::PlanarPoint;
-
-/// The most sub-steps of `solver.max_step` one DoStep takes (ContactForce's bound).
-pub const MAX_SUBSTEPS: f64 = 1e6;
 
 /// The separation indicator of a slot without a point (m): apart.
 pub const EMPTY_SLOT_SEPARATION: f64 = 1.0;
@@ -188,14 +186,7 @@ impl FmuModel for Model {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("built");
         if block.is_stateful() {
-            let substeps = (step / self.parameters.solver_max_step).ceil();
-            if substeps > MAX_SUBSTEPS {
-                return Err(ModelError::NotFinite(format!(
-                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
-                     allowed; take shorter communication steps or a larger solver.max_step",
-                    self.parameters.solver_max_step
-                )));
-            }
+            check_substeps(step, self.parameters.solver_max_step, "solver.max_step").map_err(ModelError::NotFinite)?;
             let before = self.states.clone();
             block.advance(&self.inputs, &mut self.scratch, &mut self.states, step);
             self.outputs_valid = false;

@@ -22,7 +22,7 @@
 //!   against them would lift the body).
 #![forbid(unsafe_code)]
 
-use super::{Model, ModelError, MAX_SUBSTEPS};
+use super::{check_substeps, Model, ModelError};
 use crate::block::{frame_of, Bodies, Inputs, Notes, StepAverageSetup, StepEnd};
 use crate::physics::contact::PointState;
 use crate::physics::math::{BodyState, Rotation, Vec3};
@@ -210,7 +210,7 @@ impl Model {
             self.coupling.evaluated = true;
             return Ok(n);
         }
-        check_substeps(h, setup.max_substep)?;
+        check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
         let start = self.coupling.own_world(&reported, &setup.mass);
         let run = self.averaged_run(&setup, &start, h, None)?;
         notes.passed_through |= run.1.passed_through;
@@ -249,7 +249,7 @@ impl Model {
     /// DoStep under StepAverage: commits the averaged step the importer holds, predicts where the
     /// bodies end, and updates the drift.
     pub(super) fn do_step_average(&mut self, setup: StepAverageSetup, step: f64) -> Result<(), ModelError> {
-        check_substeps(step, setup.max_substep)?;
+        check_substeps(step, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
         if !self.coupling.evaluated {
             // The importer read nothing since the last step: it holds the last outputs it read,
             // but the block averages from the present state.
@@ -449,16 +449,4 @@ impl Coupling {
         c.warned_no_step = get()? != 0.0;
         Ok(c)
     }
-}
-
-/// A step that would take more than [`MAX_SUBSTEPS`] sub-steps is discarded.
-fn check_substeps(h: f64, max_substep: f64) -> Result<(), ModelError> {
-    let substeps = (h / max_substep).ceil();
-    if substeps > MAX_SUBSTEPS {
-        return Err(ModelError::NotFinite(format!(
-            "a step of {h} s takes {substeps:e} sub-steps of coupling.max_substep = {max_substep} s, more than the {MAX_SUBSTEPS:e} \
-             allowed; take shorter communication steps or a larger coupling.max_substep"
-        )));
-    }
-    Ok(())
 }

@@ -9,7 +9,7 @@
 //! they are part of the FMU state.
 #![forbid(unsafe_code)]
 
-use super::{Model, ModelError, MAX_SUBSTEPS};
+use super::{check_substeps, Model, ModelError};
 use crate::block::INPUT_COUNT;
 
 impl Model {
@@ -50,14 +50,7 @@ impl Model {
         let end_inputs = self.inputs.interpolated(&self.input_derivatives, step);
         self.states_before.clone_from(&self.states);
         if block.is_stateful() {
-            let substeps = (step / self.parameters.solver_max_step).ceil();
-            if substeps > MAX_SUBSTEPS {
-                return Err(ModelError::NotFinite(format!(
-                    "a step of {step} s takes {substeps:e} sub-steps of solver.max_step = {} s, more than the {MAX_SUBSTEPS:e} \
-                     allowed; take shorter communication steps or a larger solver.max_step",
-                    self.parameters.solver_max_step
-                )));
-            }
+            check_substeps(step, self.parameters.solver_max_step, "solver.max_step").map_err(ModelError::NotFinite)?;
             let advanced = block.advance_interpolated(&self.inputs, &self.input_derivatives, &mut self.scratch, &mut self.states, step);
             if let Err(e) = advanced {
                 std::mem::swap(&mut self.states, &mut self.states_before);
