@@ -92,6 +92,9 @@ pub struct Model {
     input_derivatives: [f64; INPUT_COUNT],
     /// `coupling.mode = StepAverage`: what carries over from step to step (model/coupling.rs).
     coupling: Coupling,
+    /// `body_a.mobility`, `body_b.mobility`: each body's 6x6 mobility at its frame origin, the
+    /// upper triangle row by row, as a body FMU gives it (all zero: not given).
+    pub mobility: [[f64; crate::physics::mobility::MOBILITY_VALUES]; 2],
 }
 
 impl Default for Model {
@@ -115,6 +118,7 @@ impl Default for Model {
             locals: Locals::default(),
             input_derivatives: [0.0; INPUT_COUNT],
             coupling: Coupling::default(),
+            mobility: [[0.0; crate::physics::mobility::MOBILITY_VALUES]; 2],
         }
     }
 }

@@ -1,0 +1,94 @@
+//! StepAverage in the systems people build (issue: bodies in mechanisms, any body integrator, any
+//! master order and step sequence, never an energy gain), against the same systems integrated
+//! monolithically at 1 us (tests/step_average_systems/harness.rs).
+
+#[path = "step_average_systems/harness.rs"]
+mod harness;
+
+use contact_force::model::Model;
+use harness::*;
+
+const DROP_HEIGHT: f64 = 0.5;
+
+/// A ball (1 kg, r = 0.05) dropped from 0.5 m onto the plane z = 0.
+fn drop_bodies(integrator: Integrator, substeps: usize) -> Vec<Body> {
+    vec![Body::free(1.0, 0.05, [0.0, 0.0, 0.05 + DROP_HEIGHT], [0.0; 3]).with(integrator, substeps)]
+}
+
+const GROUND: Other = Other::Plane { point: [0.0; 3], normal: [0.0, 0.0, 1.0] };
+
+/// The restitution: the ball's speeds where it meets the plane and where it leaves it, each
+/// carried ballistically from the last sample at least 2 cm above the plane before the impact and
+/// the first one after it (the same measure for the co-simulation and the reference, whatever
+/// the step, and free of the body integrator's errors in flight).
+fn drop_restitution(mut run: impl FnMut(&mut dyn FnMut(&[Body]))) -> f64 {
+    let (mut v_in, mut v_out, mut touched) = (None, None, false);
+    run(&mut |b: &[Body]| {
+        let ball = &b[0];
+        let (z, v) = (ball.r[2] - ball.radius, ball.v[2]);
+        if z < 0.0 || (v > 0.0 && v_in.is_some()) {
+            touched = true;
+        }
+        if z > 0.02 && !touched {
+            v_in = Some((v * v + 2.0 * G * z).sqrt());
+        } else if z > 0.02 && touched && v > 0.0 && v_out.is_none() {
+            v_out = Some((v * v + 2.0 * G * z).sqrt());
+        }
+    });
+    v_out.unwrap_or(0.0) / v_in.expect("the ball came down")
+}
+
+fn reference_drop() -> f64 {
+    drop_restitution(|sample| {
+        let mut r = Reference::new(drop_bodies(Integrator::Exact, 1), vec![(GROUND, 0, BALL_LAW)]);
+        while r.t < 0.6 {
+            r.step(1e-6);
+            sample(&r.bodies);
+        }
+    })
+}
+
+fn cosim_drop(order: Order, steps: &mut dyn FnMut(usize) -> f64, integrator: Integrator, substeps: usize, h0: f64) -> f64 {
+    drop_restitution(|sample| {
+        let bodies = drop_bodies(integrator, substeps);
+        let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h0);
+        let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
+        let mut k = 0;
+        while s.t < 0.6 {
+            let h = steps(k);
+            s.step(order, h);
+            k += 1;
+            sample(&s.bodies);
+        }
+    })
+}
+
+#[test]
+#[ignore = "a look at the order"]
+fn look() {
+    let bodies = drop_bodies(Integrator::Exact, 1);
+    let model = block_model(&GROUND, &bodies, 0, BALL_LAW, 1e-3);
+    let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
+    for k in 0..400 {
+        s.step(Order::BodyFirst, 1e-3);
+        let m: &Model = unsafe { &*(s.contacts[0].block.as_ref() as *const dyn Block as *const Model) };
+        if k < 5 || (k > 300 && k < 340) {
+            println!("{k} z {:.6} v {:.4} at_end {} drift {:.3e} f {:.2}", s.bodies[0].r[2], s.bodies[0].v[2], m.coupling().inputs_at_end(), m.coupling().drift(1).r[2], s.contacts[0].held[1][2]);
+        }
+    }
+}
+
+#[test]
+#[ignore = "a survey: prints the table of the guide's co-simulation page"]
+fn survey() {
+    let e_ref = reference_drop();
+    println!("drop reference e = {e_ref:.5}");
+    for order in ORDERS {
+        for h in [1e-3, 3e-3, 1e-2] {
+            for (integrator, substeps) in [(Integrator::Exact, 1), (Integrator::SymplecticEuler, 1), (Integrator::ExplicitEuler, 1), (Integrator::SymplecticEuler, 10), (Integrator::ExplicitEuler, 10)] {
+                let e = cosim_drop(order, &mut |_| h, integrator, substeps, h);
+                println!("drop {order:?} h = {h} {integrator:?}x{substeps}: e = {e:.4} ({:+.1} %)", (e / e_ref - 1.0) * 100.0);
+            }
+        }
+    }
+}
