@@ -49,16 +49,17 @@ pub struct Bodies {
     /// A wrench held over the step besides the contact's, on each body (the momentum owed from
     /// earlier steps): reported with the average and applied to the block's own bodies.
     pub owed: [ForceTorque; 2],
-    /// Extra damping along the contact normal (N.s/m), acting only while the law pushes and
-    /// never pulling: how the coupling gives back energy it put in.
-    pub damping: f64,
+    /// Energy (J) to take out of the bodies over the step, by an extra damping along the contact
+    /// normal that acts only while the law pushes and never pulls: how the coupling gives back
+    /// energy it put in.
+    pub dissipate: f64,
 }
 
 impl Bodies {
     /// Free bodies with nothing owed and no extra damping.
     pub fn free(mass: [MassProperties; 2], external: [External; 2]) -> Bodies {
         let zero = (Vec3::zeros(), Vec3::zeros());
-        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], damping: 0.0 }
+        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], dissipate: 0.0 }
     }
 }
 
@@ -76,6 +77,8 @@ pub struct StepEnd {
     /// The work (J) the law's forces did on both bodies over the step (not the owed wrench's, nor
     /// the extra damping's): what the contact stored (negative) or gave back (positive).
     pub law_work: f64,
+    /// The energy (J) the extra damping took out of the bodies (`Bodies::dissipate`).
+    pub dissipated: f64,
     /// No force acted at any sub-step.
     pub forceless: bool,
 }
@@ -136,9 +139,24 @@ impl Block {
         let law_power = |m: &[Motion; 2], law: &[ForceTorque; 2]| -> f64 {
             (0..2).map(|k| power(&m[k], &law[k].0, &m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1))).sum()
         };
+        // The extra damping: as strong as a sub-step takes stably, until it has taken out the
+        // energy asked for.
+        let mobility: f64 = (0..2).filter(|k| mass[*k].is_movable()).map(|k| bodies.response[k] / mass[k].mass).sum();
+        let strong = if mobility > 0.0 { 0.25 / (mobility * dt) } else { 0.0 };
+        let mut dissipated = 0.0;
+        // The damping for the next sub-step: no more than takes out what is left at the speed now.
+        let damping_now = |m: &[Motion; 2], out: &Outputs, dissipated: f64| -> f64 {
+            let left = bodies.dissipate - dissipated;
+            if left <= 0.0 || out.normal_force <= 0.0 {
+                return 0.0;
+            }
+            let v_n = Self::normal_speed(m, out);
+            strong.min(left / (v_n * v_n * dt).max(f64::MIN_POSITIVE))
+        };
         for _ in 0..substeps {
             let before = now.wrenches();
-            let extra_before = self.extra_damping(&motion, mass, &now, bodies.damping);
+            let damping = damping_now(&motion, &now, dissipated);
+            let extra_before = Self::extra_damping(&motion, &now, damping);
             let power_before = law_power(&motion, &before);
             let (normal_before, friction_before) = (now.normal_force, now.friction_force);
             if self.is_stateful() {
@@ -159,7 +177,7 @@ impl Block {
             let n = self.evaluate(&inputs, scratch, end_states, &mut now)?;
             notes.passed_through |= n.passed_through;
             let after = now.wrenches();
-            let extra_after = self.extra_damping(&predicted, mass, &now, bodies.damping);
+            let extra_after = Self::extra_damping(&predicted, &now, damping);
             for k in 0..2 {
                 let kick = applied(&motion, &after, &extra_after, k);
                 motion[k].half_kick(&mass[k], &kick.0, &kick.1, &ext[k], dt);
@@ -170,6 +188,10 @@ impl Block {
                 impulse[k].1 += (before[k].1 + after[k].1 + to_origin(&predicted[k], &extra_before[k]) + to_origin(&predicted[k], &extra_after[k])) * (0.5 * dt);
             }
             law_work += 0.5 * dt * (power_before + law_power(&motion, &after));
+            if damping > 0.0 {
+                let extra_power = |m: &[Motion; 2], x: &[ForceTorque; 2]| -> f64 { (0..2).map(|k| power(&m[k], &x[k].0, &x[k].1)).sum() };
+                dissipated -= 0.5 * dt * (extra_power(&motion, &extra_before) + extra_power(&motion, &extra_after));
+            }
             normal_integral += 0.5 * dt * (normal_before + now.normal_force);
             friction_integral += 0.5 * dt * (friction_before + now.friction_force);
             max_normal_force = max_normal_force.max(now.normal_force);
@@ -184,25 +206,27 @@ impl Block {
         out.max_normal_force = max_normal_force;
         out.points = max_points;
         out.active = max_normal_force > 0.0;
-        Ok((notes, StepEnd { motion, law_work, forceless: max_normal_force == 0.0 }))
+        Ok((notes, StepEnd { motion, law_work, dissipated, forceless: max_normal_force == 0.0 }))
+    }
+
+    /// The speed (m/s) at which B leaves A at the contact point along the normal.
+    fn normal_speed(m: &[Motion; 2], now: &Outputs) -> f64 {
+        let p = Vec3::from(now.p_0);
+        let point_velocity = |k: usize| m[k].v_c + m[k].w.cross(&(p - m[k].c));
+        (point_velocity(1) - point_velocity(0)).dot(&Vec3::from(now.n_0))
     }
 
     /// The extra damping's force and torque about C on each body (A, B) with the bodies moving
     /// as `m`: `-c v_n` along the contact normal at the contact point, `v_n` the speed at which
     /// B leaves A there, only while the law pushes (`normal_force > 0`) and never more than it
     /// pushes when the bodies part (the contact does not pull).
-    fn extra_damping(&self, m: &[Motion; 2], mass: &[MassProperties; 2], now: &Outputs, c: f64) -> [ForceTorque; 2] {
+    fn extra_damping(m: &[Motion; 2], now: &Outputs, c: f64) -> [ForceTorque; 2] {
         let zero = (Vec3::zeros(), Vec3::zeros());
         if c == 0.0 || now.normal_force <= 0.0 {
             return [zero; 2];
         }
         let (n, p) = (Vec3::from(now.n_0), Vec3::from(now.p_0));
-        let point_velocity = |k: usize| {
-            let _ = &mass[k];
-            m[k].v_c + m[k].w.cross(&(p - m[k].c))
-        };
-        let v_n = (point_velocity(1) - point_velocity(0)).dot(&n);
-        let f = (-c * v_n).max(-now.normal_force);
+        let f = (-c * Self::normal_speed(m, now)).max(-now.normal_force);
         let on_b = n * f;
         [(-on_b, (p - m[0].c).cross(&-on_b)), (on_b, (p - m[1].c).cross(&on_b))]
     }

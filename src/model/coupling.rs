@@ -68,6 +68,9 @@ impl Default for Drift {
 /// How fast the offset of a body in steady contact is removed: this share per step.
 const REST_RELAXATION: f64 = 0.25;
 
+/// The share of a lasting contact's energy balance settled at each step.
+const SETTLE: f64 = 0.05;
+
 /// An averaged step computed for the outputs: what DoStep commits.
 #[derive(Clone, Debug)]
 struct Run {
@@ -93,8 +96,10 @@ struct Pending {
     /// The wrench the importer held over the step.
     held: [ForceTorque; 2],
     h: f64,
-    /// The law's work on the block's own bodies over the step.
+    /// The law's work on the block's own bodies over the step, and the energy the extra
+    /// damping took out of them.
     law_work: f64,
+    dissipated: f64,
     forceless: bool,
     /// The contact point and normal (A toward B) at the step's start.
     contact: (Vec3, Vec3),
@@ -119,8 +124,12 @@ struct Carry {
     response: [Response; 2],
     /// Impulse (N.s) and angular impulse about the frame origin (N.m.s) owed to each body.
     owed: [ForceTorque; 2],
-    /// Energy (J) the coupling put into the bodies beyond the law's work, to take out again.
+    /// Energy (J) the held outputs gave the bodies beyond the law's work, over the contact going
+    /// on (it swings within a contact as the bodies lag and lead the block's own).
     balance: f64,
+    /// Energy (J) the coupling put in and has yet to take out: what a contact's balance ended
+    /// at, and a share of a lasting one's at every step.
+    dissipate: f64,
     /// The mass each body shows in the contact direction (kg; 0 for an immovable body).
     effective_mass: [f64; 2],
     /// The wrench the importer holds now (the last one reported), for the input derivatives.
@@ -210,9 +219,10 @@ impl Coupling {
         self.carry.effective_mass[k]
     }
 
-    /// The energy (J) the coupling put into the bodies and has yet to take out.
+    /// The energy (J) the coupling put into the bodies and has yet to take out: the running
+    /// balance of the contact going on and what is settled.
     pub fn energy_balance(&self) -> f64 {
-        self.carry.balance
+        self.carry.balance + self.carry.dissipate
     }
 
     /// Whether the block takes the inputs that arrive before a DoStep for the bodies at the
@@ -228,11 +238,12 @@ impl Carry {
     fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
         let h = p.h;
         let work: f64 = (0..2).map(|k| held_work(&p.held[k].0, &p.held[k].1, &p.start[k], &now[k], h)).sum();
-        self.balance += work - p.law_work;
-        if p.forceless {
-            // A contact is over: what it took out beyond what the coupling put in stays out.
-            self.balance = self.balance.max(0.0);
-        }
+        self.balance += work - p.law_work + p.dissipated;
+        // What a contact ended at (the bodies apart over a step) is settled: a gain is taken out
+        // at the following steps, a loss stays. A lasting contact settles a share at each step.
+        let settled = if p.forceless { self.balance } else { SETTLE * self.balance };
+        self.dissipate += settled.max(0.0);
+        self.balance -= settled;
         let (point, normal) = p.contact;
         for k in 0..2 {
             if !mass[k].is_movable() {
@@ -253,9 +264,12 @@ impl Carry {
             let own_moved = own1.c - own0.c - own0.v_c * h;
             let turned = m1.q * m0.q.inverse();
             let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
-            let drift = &mut self.drift[k];
-            drift.r += moved - own_moved;
-            drift.q = Rotation::new_normalize((turned * drift.q * own_turned.inverse()).into_inner());
+            // Out of contact the bodies' motion is theirs alone: only a contact's step is drift.
+            if !p.forceless {
+                let drift = &mut self.drift[k];
+                drift.r += moved - own_moved;
+                drift.q = Rotation::new_normalize((turned * drift.q * own_turned.inverse()).into_inner());
+            }
             // The response in the contact direction: given, or learnt from this step.
             let sign = if k == 1 { 1.0 } else { -1.0 };
             let w_free = free_mobility(&mass[k], &m0, &point, &normal);
@@ -292,19 +306,6 @@ impl Carry {
         cleared
     }
 
-    /// The extra normal damping (N.s/m) for a step of `h` in sub-steps of `dt` that takes the
-    /// balance out at the bodies' normal speed `v_n`: no more than a sub-step can apply stably.
-    fn damping(&self, v_n: f64, h: f64, dt: f64) -> f64 {
-        if self.balance <= 0.0 {
-            return 0.0;
-        }
-        let w: f64 = (0..2).filter(|k| self.effective_mass[*k] > 0.0).map(|k| 1.0 / self.effective_mass[k]).sum();
-        if w <= 0.0 {
-            return 0.0;
-        }
-        let stable = 0.5 / (w * dt);
-        (self.balance / (v_n * v_n * h).max(1e-300)).min(stable)
-    }
 }
 
 impl Model {
@@ -375,6 +376,9 @@ impl Model {
         let own = own_world(&start, &c.drift, &setup.mass);
         let owed = c.owed.map(|(f, t)| (f / h, t / h));
         let (run, n) = self.averaged_run(&setup, &own, h, owed, None)?;
+        if std::env::var_os("DEBUG_COUPLING").is_some() {
+            eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, self.coupling.carry.drift[1].r.z, self.coupling.carry.external[1].accel.z);
+        }
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
         self.finish_outputs(&setup);
@@ -431,17 +435,12 @@ impl Model {
     ) -> Result<(Run, Notes), ModelError> {
         let block = self.block.as_ref().expect("the block is built");
         let c = &self.coupling.carry;
-        let (point, normal) = (Vec3::from(self.outputs.p_0), Vec3::from(self.outputs.n_0));
-        let contact = if normal.norm_squared() > 0.5 { (point, normal) } else { (start[1].pose.r, Vec3::z()) };
-        let speed = |k: usize| start[k].v + start[k].w.cross(&(contact.0 - start[k].pose.r));
-        let v_n = (speed(1) - speed(0)).dot(&contact.1);
-        let substeps = (h / setup.max_substep * (1.0 - 1e-12)).ceil().max(1.0);
         let bodies = Bodies {
             mass: setup.mass,
             external: c.external,
             response: [c.response[0].scale, c.response[1].scale],
             owed,
-            damping: c.damping(v_n, h, h / substeps),
+            dissipate: c.dissipate,
         };
         let mut end_states = match self.coupling.run.take() {
             // The previous run of this step is replaced: its buffer is reused.
@@ -548,8 +547,10 @@ impl Model {
             let run = self.redo(&setup, run, None, step, &applied)?;
             (run, start, None)
         };
-        // The owed wrench the held outputs carried was paid over this step.
+        // The owed wrench the held outputs carried was paid over this step, and the energy the
+        // extra damping took out is out.
         let c = &mut self.coupling.carry;
+        c.dissipate = (c.dissipate - run.end.dissipated).max(0.0);
         for k in 0..2 {
             c.owed[k].0 -= run.owed[k].0 * step;
             c.owed[k].1 -= run.owed[k].1 * step;
@@ -561,6 +562,7 @@ impl Model {
             held: applied,
             h: step,
             law_work: run.end.law_work,
+            dissipated: run.end.dissipated,
             forceless: run.end.forceless,
             contact: run.contact,
         };
@@ -714,6 +716,7 @@ impl Carry {
             v.flag(&mut self.warned_mass[k]);
         }
         v.num(&mut self.balance);
+        v.num(&mut self.dissipate);
         v.flag(&mut self.fresh);
         v.flag(&mut self.inputs_at_end);
         v.flag(&mut self.warned_no_step);
@@ -733,6 +736,7 @@ impl Carry {
             held: [zero_wrench(); 2],
             h: 0.0,
             law_work: 0.0,
+            dissipated: 0.0,
             forceless: false,
             contact: (Vec3::zeros(), Vec3::zeros()),
         });
@@ -745,6 +749,7 @@ impl Carry {
             }
             v.num(&mut p.h);
             v.num(&mut p.law_work);
+            v.num(&mut p.dissipated);
             v.flag(&mut p.forceless);
             v.vec(&mut p.contact.0);
             v.vec(&mut p.contact.1);
