@@ -49,6 +49,9 @@ pub struct Bodies {
     /// A wrench held over the step besides the contact's, on each body (the momentum owed from
     /// earlier steps): reported with the average and applied to the block's own bodies.
     pub owed: [ForceTorque; 2],
+    /// A wrench held over the step that only the bodies receive, not the block's own copies of
+    /// them (to move a body toward its copy).
+    pub unseen: [ForceTorque; 2],
     /// Energy (J) to take out of the bodies over the step, by an extra damping along the contact
     /// normal that acts only while the law pushes and never pulls: how the coupling gives back
     /// energy it put in.
@@ -59,7 +62,7 @@ impl Bodies {
     /// Free bodies with nothing owed and no extra damping.
     pub fn free(mass: [MassProperties; 2], external: [External; 2]) -> Bodies {
         let zero = (Vec3::zeros(), Vec3::zeros());
-        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], dissipate: 0.0 }
+        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], unseen: [zero; 2], dissipate: 0.0 }
     }
 }
 
@@ -196,6 +199,15 @@ impl Block {
             friction_integral += 0.5 * dt * (friction_before + now.friction_force);
             max_normal_force = max_normal_force.max(now.normal_force);
             max_points = max_points.max(now.points);
+        }
+        // The wrench the bodies alone receive, never more than the contact's own (so that the
+        // contact does not pull).
+        for k in 0..2 {
+            let (f, t) = bodies.unseen[k];
+            let contact = (impulse[k].0 - bodies.owed[k].0 * h).norm() / h;
+            let share = if f.norm() > contact { contact / f.norm() } else { 1.0 };
+            impulse[k].0 += f * (share * h);
+            impulse[k].1 += t * (share * h);
         }
         out.frame_a.f_0 = (impulse[0].0 / h).into();
         out.frame_a.t_0 = (impulse[0].1 / h).into();

@@ -83,6 +83,8 @@ struct Run {
     owed: [ForceTorque; 2],
     /// The contact point and normal at the run's start.
     contact: (Vec3, Vec3),
+    /// The average normal force over the run (N).
+    normal_force: f64,
 }
 
 /// A committed step, until the bodies' states at its end arrive.
@@ -127,6 +129,11 @@ struct Carry {
     /// Energy (J) the held outputs gave the bodies beyond the law's work, over the contact going
     /// on (it swings within a contact as the bodies lag and lead the block's own).
     balance: f64,
+    /// The last committed step's average normal force (N), and how many steps in a row the
+    /// contact has pushed with an average within a fifth of the step before's (a lasting contact,
+    /// not an impact).
+    normal_force: f64,
+    steady_steps: f64,
     /// Energy (J) the coupling put in and has yet to take out: what a contact's balance ended
     /// at, and a share of a lasting one's at every step.
     dissipate: f64,
@@ -233,6 +240,17 @@ impl Coupling {
 }
 
 impl Carry {
+    /// In a lasting contact, a force on body `k` alone (not on the block's own copy) that moves it
+    /// toward the copy: a share of the drift per step, as its mass in the contact direction over
+    /// a step of `h` turns it into motion. So a body at rest comes to its static depth.
+    fn pull(&self, k: usize, mass: &MassProperties, h: f64) -> ForceTorque {
+        if self.steady_steps < 2.0 || !mass.is_movable() {
+            return zero_wrench();
+        }
+        let m = if self.effective_mass[k] > 0.0 { self.effective_mass[k] } else { mass.mass };
+        (self.drift[k].r * (-REST_RELAXATION * m / (h * h)), Vec3::zeros())
+    }
+
     /// The step `p` ended with the bodies reported as `now`: the energy balance, the other forces,
     /// the drift, and the bodies' response in the contact direction.
     fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
@@ -283,27 +301,6 @@ impl Carry {
             }
             self.effective_mass[k] = 1.0 / (self.response[k].scale * w_free);
         }
-    }
-
-    /// `drift` with what can be removed out of contact removed: the rotation, and the shift
-    /// except its part against the other forces.
-    fn drift_cleared(&self, mass: &[MassProperties; 2]) -> [Drift; 2] {
-        let mut cleared = self.drift;
-        for k in 0..2 {
-            if !mass[k].is_movable() {
-                continue;
-            }
-            let a = self.external[k].accel;
-            let r = self.drift[k].r;
-            let along = a.dot(&r);
-            cleared[k] = Drift {
-                // Moving the body's own position by r changes its potential energy by -m a.r:
-                // only the part of r against a (a.r < 0) would raise it, and that part stays.
-                r: if along < 0.0 && a.norm_squared() > 0.0 { a * (along / a.norm_squared()) } else { Vec3::zeros() },
-                q: Rotation::identity(),
-            };
-        }
-        cleared
     }
 
 }
@@ -440,6 +437,7 @@ impl Model {
             external: c.external,
             response: [c.response[0].scale, c.response[1].scale],
             owed,
+            unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
             dissipate: c.dissipate,
         };
         let mut end_states = match self.coupling.run.take() {
@@ -455,7 +453,7 @@ impl Model {
             .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
         let contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
-        Ok((Run { h, start: *start, end, end_states, owed, contact }, notes))
+        Ok((Run { h, start: *start, end, end_states, owed, contact, normal_force: out.normal_force }, notes))
     }
 
     /// The run behind the held outputs, integrated again from `start` over `step` when either
@@ -590,6 +588,9 @@ impl Model {
         c.fresh = false;
         c.applied = applied;
         c.last_step = step;
+        let force = run.normal_force;
+        c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
+        c.normal_force = force;
         self.coupling.evaluated = false;
         self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
@@ -609,7 +610,9 @@ impl Model {
         }
         let block = self.block.as_ref().expect("the block is built");
         if run.end.forceless {
-            let cleared = c.drift_cleared(&mass);
+            // What the drift put between the two worlds' energies is in the energy balance,
+            // settled when the contact ended: the offset can go whole.
+            let cleared = [Drift::default(); 2];
             let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
             let mut probe = self.outputs.clone();
             block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
@@ -718,6 +721,8 @@ impl Carry {
         v.num(&mut self.balance);
         v.num(&mut self.dissipate);
         v.flag(&mut self.fresh);
+        v.num(&mut self.normal_force);
+        v.num(&mut self.steady_steps);
         v.flag(&mut self.inputs_at_end);
         v.flag(&mut self.warned_no_step);
         let mut has = self.predicted.is_some();
