@@ -79,7 +79,8 @@ fn look() {
     let until: f64 = std::env::var("LOOK_UNTIL").ok().and_then(|x| x.parse().ok()).unwrap_or(0.6);
     let from: f64 = std::env::var("LOOK_FROM").ok().and_then(|x| x.parse().ok()).unwrap_or(0.31);
     for k in 0..(until / h) as usize {
-        s.step(Order::BlockFirst, h);
+        let order = match std::env::var("LOOK_ORDER").as_deref() { Ok("jacobi") => Order::Jacobi, Ok("body") => Order::BodyFirst, _ => Order::BlockFirst };
+        s.step(order, h);
         let m: &Model = unsafe { &*(s.contacts[0].block.as_ref() as *const dyn Block as *const Model) };
         if s.t > from && s.t < until {
             println!("{k} z {:.6} v {:.4} drift {:.3e} f {:.2} balance {:.4} E {:.4}", s.bodies[0].r[2], s.bodies[0].v[2], m.coupling().drift(1).r[2], s.contacts[0].held[1][2], m.coupling().energy_balance(), s.energy());

@@ -123,6 +123,8 @@ struct Carry {
     pending: Option<Pending>,
     /// The inputs that arrive between a read and a DoStep are the bodies at the step's end.
     inputs_at_end: bool,
+    /// Steps in a row whose inputs fit the other order clearly better.
+    order_votes: f64,
     response: [Response; 2],
     /// Impulse (N.s) and angular impulse about the frame origin (N.m.s) owed to each body.
     owed: [ForceTorque; 2],
@@ -244,7 +246,7 @@ impl Carry {
     /// toward the copy: a share of the drift per step, as its mass in the contact direction over
     /// a step of `h` turns it into motion. So a body at rest comes to its static depth.
     fn pull(&self, k: usize, mass: &MassProperties, h: f64) -> ForceTorque {
-        if self.steady_steps < 2.0 || !mass.is_movable() {
+        if self.steady_steps < 2.0 || !mass.is_movable() || std::env::var_os("NO_PULL").is_some() {
             return zero_wrench();
         }
         let m = if self.effective_mass[k] > 0.0 { self.effective_mass[k] } else { mass.mass };
@@ -291,7 +293,8 @@ impl Carry {
             // The response in the contact direction: given, or learnt from this step.
             let sign = if k == 1 { 1.0 } else { -1.0 };
             let w_free = free_mobility(&mass[k], &m0, &point, &normal);
-            if mobility[k].iter().any(|x| *x != 0.0) {
+            if std::env::var_os("NO_LEARN").is_some() {
+            } else if mobility[k].iter().any(|x| *x != 0.0) {
                 let w = mobility_along(&mobility[k], &p.start[k].pose.r, &point, &normal);
                 self.response[k].given(w, w_free);
             } else {
@@ -374,7 +377,8 @@ impl Model {
         let owed = c.owed.map(|(f, t)| (f / h, t / h));
         let (run, n) = self.averaged_run(&setup, &own, h, owed, None)?;
         if std::env::var_os("DEBUG_COUPLING").is_some() {
-            eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, self.coupling.carry.drift[1].r.z, self.coupling.carry.external[1].accel.z);
+            let c = &self.coupling.carry;
+            eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3?} scale {:.3} owed {:.3?} dissipate {:.3e} f {:.3?}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, c.drift[1].r.z, c.external[1].accel, c.response[1].scale, c.owed[1].0, c.dissipate, self.outputs.frame_b.f_0);
         }
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
@@ -438,7 +442,7 @@ impl Model {
             response: [c.response[0].scale, c.response[1].scale],
             owed,
             unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
-            dissipate: c.dissipate,
+            dissipate: if std::env::var_os("NO_DAMPING").is_some() { 0.0 } else { c.dissipate },
         };
         let mut end_states = match self.coupling.run.take() {
             // The previous run of this step is replaced: its buffer is reused.
@@ -504,13 +508,21 @@ impl Model {
                 // Before the first DoStep the outputs were read from the inputs then: inputs
                 // set since, and not equal to them, can only be the bodies after a step.
                 to_start > 0.0 || distance_of_positions(&inputs, &expected_start, &mass) > 0.0
-            } else if to_end < 0.5 * to_start {
-                true
-            } else if to_start < 0.5 * to_end {
-                false
             } else {
-                c.inputs_at_end
+                // Later, only clear evidence, twice in a row, turns the order over: at rest and
+                // in slow motion both guesses fit, and a lasting contact's noise fits neither.
+                let other = if c.inputs_at_end { to_start < 0.1 * to_end } else { to_end < 0.1 * to_start };
+                c.order_votes = if other { c.order_votes + 1.0 } else { 0.0 };
+                if c.order_votes >= 2.0 {
+                    c.order_votes = 0.0;
+                    !c.inputs_at_end
+                } else {
+                    c.inputs_at_end
+                }
             };
+            if std::env::var_os("DEBUG_COUPLING").is_some() {
+                eprintln!("order: to_start {to_start:.3e} to_end {to_end:.3e} at_end {at_end} drift {:?} owed {:?}", c.drift[1].r, c.owed[1].0);
+            }
             if at_end != c.inputs_at_end {
                 // The order was taken for the other one so far: what was measured against it
                 // (the drift, the step waiting for its end) is dropped.
@@ -529,15 +541,24 @@ impl Model {
                     self.warn_effective_mass(&setup);
                 }
                 self.external_from_derivatives(&mass);
+                // The outputs were computed from where the block expected the bodies. Its own
+                // bodies follow where they were instead: the run is moved by the difference (to
+                // first order; integrating it again and owing the impulse difference would feed
+                // back on a lasting contact's stiffness one step late).
+                let mut run = self.redo(&setup, run, None, step, &applied)?;
                 let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
-                // Integrated again from where the bodies were when their start is not the one
-                // the outputs were computed from.
-                let moved = (0..2).any(|k| {
-                    let (a, b) = (&own[k], &run.start[k]);
-                    let scale = 1e-9 * (1.0 + a.v.norm() + a.w.norm());
-                    (a.v - b.v).norm() > scale || (a.w - b.w).norm() > scale || (a.pose.r - b.pose.r).norm() > 1e-12
-                });
-                let run = self.redo(&setup, run, moved.then_some(own), step, &applied)?;
+                for k in 0..2 {
+                    let (from, to) = (Motion::from_frame(&run.start[k], &mass[k]), Motion::from_frame(&own[k], &mass[k]));
+                    let end = &mut run.end.motion[k];
+                    let dv = to.v_c - from.v_c;
+                    end.c += to.c - from.c + dv * step;
+                    end.v_c += dv;
+                    if mass[k].rotates() {
+                        end.l += to.l - from.l;
+                        end.w += to.w - from.w;
+                    }
+                }
+                run.start = own;
                 (run, inputs, None)
             }
         } else {
@@ -724,6 +745,7 @@ impl Carry {
         v.num(&mut self.normal_force);
         v.num(&mut self.steady_steps);
         v.flag(&mut self.inputs_at_end);
+        v.num(&mut self.order_votes);
         v.flag(&mut self.warned_no_step);
         let mut has = self.predicted.is_some();
         v.flag(&mut has);
