@@ -20,21 +20,21 @@ const GROUND: Other = Other::Plane { point: [0.0; 3], normal: [0.0, 0.0, 1.0] };
 /// The restitution from the contact's impulse (Poisson's): `J / (m v_c) - 1`, with `v_c` the
 /// speed where the ball meets the plane, carried ballistically from the last sample at least
 /// 2 cm above the plane, and `J / m = v_out - v_in + g (t_out - t_in)` between that sample and the
-/// first one 2 cm above the plane on the way up. Every body integrator here turns a held force
+/// first one 50 ms after the ball first touched (when whatever the block still owed it is paid). Every body integrator here turns a held force
 /// into exactly its momentum, so this reads the coupling's impulse, not the integrator's errors
 /// in flight; the co-simulation and the reference are measured alike.
 fn drop_restitution(mut run: impl FnMut(&mut dyn FnMut(&[Body], f64))) -> f64 {
-    let (mut before, mut after, mut touched): (Option<(f64, f64, f64)>, Option<(f64, f64)>, bool) = (None, None, false);
+    let (mut before, mut after, mut touched): (Option<(f64, f64, f64)>, Option<(f64, f64)>, Option<f64>) = (None, None, None);
     run(&mut |b: &[Body], t: f64| {
         let ball = &b[0];
         let (z, v) = (ball.r[2] - ball.radius, ball.v[2]);
-        if z < 0.0 || (v > 0.0 && before.is_some()) {
-            touched = true;
+        if touched.is_none() && (z < 0.0 || (v > 0.0 && before.is_some())) {
+            touched = Some(t);
         }
-        if z > 0.02 && !touched {
-            before = Some((t, v, z));
-        } else if z > 0.02 && touched && v > 0.0 && after.is_none() {
-            after = Some((t, v));
+        match touched {
+            None if z > 0.02 => before = Some((t, v, z)),
+            Some(t_touch) if t > t_touch + 0.05 && after.is_none() => after = Some((t, v)),
+            _ => {}
         }
     });
     let (t_in, v_in, z_in) = before.expect("the ball came down");

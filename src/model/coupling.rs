@@ -376,10 +376,9 @@ impl Model {
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
         let own = own_world(&start, &c.drift, &setup.mass);
-        // The owed impulse over the coming step; half of it when the master varies its steps, so
-        // that a step up to three times the last one does not overpay it.
-        let share = if c.steps_vary { 0.5 } else { 1.0 };
-        let pay = c.owed.map(|(f, t)| (f * (share / h), t * (share / h)));
+        // The owed impulse over the coming step (a step of another size pays more or less of it,
+        // and the rest stays owed).
+        let pay = c.owed.map(|(f, t)| (f / h, t / h));
         let (run, n) = self.averaged_run(&setup, &own, h, pay, None)?;
         if std::env::var_os("DEBUG_COUPLING").is_some() {
             let c = &self.coupling.carry;
