@@ -275,6 +275,7 @@ impl Carry {
             let s = self.response[k].scale;
             let (f, t_0) = &p.held[k];
             let held_accel = f * (s / mass[k].mass);
+            let other_before = self.external[k].accel;
             self.external[k].accel = (m1.v_c - m0.v_c) / h - held_accel;
             if mass[k].rotates() {
                 self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(&mass[k], f, t_0) * s;
@@ -301,8 +302,11 @@ impl Carry {
                 self.response[k].given(w, w_free);
             } else {
                 let speed = |m: &Motion| (m.v_c + m.w.cross(&(point - m.c))).dot(&normal) * sign;
+                // Less what the other forces known before this step gave (so that steps of
+                // different sizes compare).
                 let noise = (self.external[k].accel.norm() + 1.0) * h;
-                self.response[k].learn(f.dot(&normal) * sign * h, speed(&m1) - speed(&m0), w_free, noise);
+                let du = speed(&m1) - speed(&m0) - other_before.dot(&normal) * sign * h;
+                self.response[k].learn(f.dot(&normal) * sign * h, du, w_free, noise);
             }
             self.effective_mass[k] = 1.0 / (self.response[k].scale * w_free);
         }
