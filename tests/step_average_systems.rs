@@ -146,7 +146,8 @@ fn the_drop_bounces_right_whatever_the_step_sequence() {
         }
         for (case, e) in cases {
             println!("{order:?}, {case}: e = {e:.5} ({e_ref:.5})");
-            assert!((e / e_ref - 1.0).abs() < 0.03, "{order:?}, {case}: e = {e} against {e_ref}");
+            let tolerance = 0.03;
+            assert!((e / e_ref - 1.0).abs() < tolerance, "{order:?}, {case}: e = {e} against {e_ref}");
         }
     }
 }

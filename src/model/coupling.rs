@@ -603,7 +603,18 @@ impl Model {
             }
             None => {
                 c.pending = Some(pending);
-                let own_end: [BodyState; 2] = std::array::from_fn(|k| run.end.motion[k].to_frame(&mass[k]));
+                // Where the bodies will be: the block's own ones at the end, moved by the drift,
+                // less the impulse still owed to them (which the next run starts with).
+                let own_end: [BodyState; 2] = std::array::from_fn(|k| {
+                    let mut m = run.end.motion[k];
+                    let (f, t) = &c.owed[k];
+                    if mass[k].is_movable() && (*f != Vec3::zeros() || *t != Vec3::zeros()) {
+                        let s = -c.response[k].scale;
+                        let t_c = m.torque_about_com(&mass[k], f, t);
+                        m.half_kick(&mass[k], &(f * s), &(t_c * s), &External::default(), 2.0);
+                    }
+                    m.to_frame(&mass[k])
+                });
                 shifted(&own_end, &c.drift, &mass, 1.0)
             }
         };
