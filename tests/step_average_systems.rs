@@ -167,7 +167,7 @@ fn rest_error(order: Order, h: f64, dropped: bool, shape_box: bool) -> f64 {
         }
     });
     let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
-    while s.t < if dropped { 4.0 } else { 1.0 } {
+    while s.t < if dropped { 6.0 } else { 1.0 } {
         s.step(order, h);
     }
     s.bodies[0].r[2] - rest
@@ -196,7 +196,10 @@ fn look() {
     let integ = match std::env::var("LOOK_INTEGRATOR").as_deref() { Ok("explicit") => Integrator::ExplicitEuler, Ok("symplectic") => Integrator::SymplecticEuler, _ => Integrator::Exact };
     let h: f64 = std::env::var("LOOK_H").ok().and_then(|x| x.parse().ok()).unwrap_or(1e-2);
     let sub: usize = std::env::var("LOOK_SUB").ok().and_then(|x| x.parse().ok()).unwrap_or(1);
-    let bodies = drop_bodies(integ, sub);
+    let mut bodies = drop_bodies(integ, sub);
+    if let Some(z) = std::env::var("LOOK_Z").ok().and_then(|x| x.parse::<f64>().ok()) {
+        bodies[0].r[2] = z;
+    }
     let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h);
     let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
     let until: f64 = std::env::var("LOOK_UNTIL").ok().and_then(|x| x.parse().ok()).unwrap_or(0.6);

@@ -519,11 +519,11 @@ impl Model {
                 // set since, and not equal to them, can only be the bodies after a step.
                 to_start > 0.0 || distance_of_positions(&inputs, &expected_start, &mass) > 0.0
             } else {
-                // Later, only clear evidence, twice in a row, turns the order over: at rest and
+                // Later, only clear evidence, three times in a row, turns the order over: at rest and
                 // in slow motion both guesses fit, and a lasting contact's noise fits neither.
-                let other = if c.inputs_at_end { to_start < 0.1 * to_end } else { to_end < 0.1 * to_start };
+                let other = if c.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
                 c.order_votes = if other { c.order_votes + 1.0 } else { 0.0 };
-                if c.order_votes >= 2.0 {
+                if c.order_votes >= 3.0 {
                     c.order_votes = 0.0;
                     !c.inputs_at_end
                 } else {
