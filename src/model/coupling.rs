@@ -521,7 +521,8 @@ impl Model {
             } else {
                 // Later, only clear evidence, three times in a row, turns the order over: at rest and
                 // in slow motion both guesses fit, and a lasting contact's noise fits neither.
-                let other = if c.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
+                let clear = to_start.max(to_end) > 1e-6;
+                let other = clear && if c.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
                 c.order_votes = if other { c.order_votes + 1.0 } else { 0.0 };
                 if c.order_votes >= 3.0 {
                     c.order_votes = 0.0;
