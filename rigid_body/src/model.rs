@@ -16,6 +16,7 @@ use fmi_export::table::{Reader, Table};
 use fmi_export::{FmuModel, ModelError};
 
 use crate::body::quaternion_rate;
+use crate::joint::{upper_triangle, Joint, JointKind};
 use crate::{RigidBody, Rotation, State, Vec3, DEFAULT_GRAVITY};
 
 /// The most sub-steps of `solver.max_step` one DoStep takes. A longer step (a communication
@@ -36,6 +37,13 @@ const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
 /// points and the momentum drift 1e-3.
 pub const QUATERNION_DRIFT: f64 = 1e-3;
 
+/// How far Model Exchange's state of a jointed body may drift from the joint before a completed
+/// integrator step asks for Event Mode to project it back: a change of position by more than
+/// `JOINT_DRIFT (1 + |r|)` (so 1 um near the origin), or of velocity or angular velocity by more
+/// than `JOINT_DRIFT (1 + |v|)`. The derivatives are the constrained ones, whose exact flow stays on
+/// the joint; only the importer's integration error leaves it.
+pub const JOINT_DRIFT: f64 = 1e-6;
+
 /// Parameters as the user sets them; `Default` holds the documented defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameters {
@@ -50,6 +58,12 @@ pub struct Parameters {
     pub w_0_start: [f64; 3],
     /// Largest internal sub-step \[s\].
     pub max_step: f64,
+    /// `joint.kind`: a [`JointKind`] value (Free = 1, Revolute = 2, Prismatic = 3).
+    pub joint_kind: i64,
+    /// A point on the joint axis, in W \[m\].
+    pub joint_pivot: [f64; 3],
+    /// The joint axis, in W (normalised when used).
+    pub joint_axis: [f64; 3],
 }
 
 impl Default for Parameters {
@@ -64,6 +78,9 @@ impl Default for Parameters {
             v_0_start: [0.0; 3],
             w_0_start: [0.0; 3],
             max_step: 1e-3,
+            joint_kind: JointKind::Free as i64,
+            joint_pivot: [0.0; 3],
+            joint_axis: [0.0, 0.0, 1.0],
         }
     }
 }
@@ -84,6 +101,12 @@ pub struct Outputs {
     pub w_0: [f64; 3],
     /// Kinetic plus potential energy (gravity) \[J\].
     pub energy: f64,
+    /// The joint's reaction force on the body, in W \[N\] (zero when free).
+    pub joint_f_0: [f64; 3],
+    /// The joint's reaction torque on the body about its frame origin, in W \[N.m\].
+    pub joint_t_0: [f64; 3],
+    /// The mobility matrix at the frame origin, in W: its upper triangle row by row.
+    pub mobility: [f64; 21],
 }
 
 /// The body's motion as the continuous states of Model Exchange (and the same numbers as local
@@ -162,12 +185,48 @@ impl Default for Model {
 }
 
 impl Model {
+    /// The body with its joint, validated.
+    fn build_body(p: &Parameters) -> Result<RigidBody, String> {
+        let kind = JointKind::from_value(p.joint_kind)
+            .ok_or_else(|| format!("joint.kind = {}: must be 1 (Free), 2 (Revolute) or 3 (Prismatic)", p.joint_kind))?;
+        let joint = Joint::new(kind, p.joint_pivot, p.joint_axis).map_err(|e| e.to_string())?;
+        RigidBody::with_joint(p.mass, p.inertia, Vec3::from(p.gravity), joint).map_err(|e| e.to_string())
+    }
+
+    /// The body built at initialisation, or from the parameters.
+    fn current_body(&self) -> Result<RigidBody, String> {
+        match &self.body {
+            Some(body) => Ok(body.clone()),
+            None => Self::build_body(&self.parameters),
+        }
+    }
+
+    /// The start state as the start values give it, validated and projected onto the joint (see
+    /// [`RigidBody::onto_joint`]), with the warnings of what was changed when `warn`.
+    fn start_state(body: &RigidBody, p: &Parameters, warnings: Option<&mut Vec<String>>) -> Result<State, String> {
+        let raw = State::from_start(p.r_0_start, p.q_start, p.v_0_start, p.w_0_start).map_err(|e| e.to_string())?;
+        body.check_joint(&raw).map_err(|e| e.to_string())?;
+        let (state, moved) = body.onto_joint(&raw);
+        if let (true, Some(warnings)) = (moved, warnings) {
+            warnings.push(format!(
+                "v_0_start = {:?}, w_0_start = {:?} are not a motion of the joint (joint.kind = {}); they are projected onto it \
+                 keeping the momentum along the joint: v_0 = {:?}, w_0 = {:?}",
+                p.v_0_start,
+                p.w_0_start,
+                p.joint_kind,
+                <[f64; 3]>::from(state.v),
+                <[f64; 3]>::from(state.w)
+            ));
+        }
+        Ok(state)
+    }
+
     /// The body and, before initialisation has fixed it, the start state, both validated.
     fn body_and_state(&mut self) -> Result<(RigidBody, State), String> {
         let p = &self.parameters;
         let body = match &self.body {
             Some(body) => body.clone(),
-            None => RigidBody::new(p.mass, p.inertia, Vec3::from(p.gravity)).map_err(|e| e.to_string())?,
+            None => Self::build_body(p)?,
         };
         let state = match &self.state {
             Some(_) if self.exchange => self.continuous.state().map_err(|e| e.to_string())?,
@@ -177,7 +236,7 @@ impl Model {
                 if norm.is_finite() && norm > 0.0 && (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
                     self.warnings.push(format!("q_start = {:?} has norm {norm}; it is normalised", p.q_start));
                 }
-                State::from_start(p.r_0_start, p.q_start, p.v_0_start, p.w_0_start).map_err(|e| e.to_string())?
+                Self::start_state(&body, p, Some(&mut self.warnings))?
             }
         };
         Ok((body, state))
@@ -185,14 +244,24 @@ impl Model {
 
     /// The outputs of `state`; the energy overflows (to infinity) before the state does, so
     /// finite states can still give outputs that are not all finite.
-    fn outputs_of(body: &RigidBody, state: &State) -> Outputs {
+    fn outputs_of(body: &RigidBody, state: &State, inputs: &Inputs) -> Outputs {
+        let reaction = body.reaction(state, &Vec3::from(inputs.f_0), &Vec3::from(inputs.t_0));
         Outputs {
             r_0: state.r.into(),
             q: state.q_wxyz(),
             v_0: state.v.into(),
             w_0: state.w.into(),
             energy: body.kinetic_energy(state) + body.potential_energy(state),
+            joint_f_0: reaction.force.into(),
+            joint_t_0: reaction.torque.into(),
+            mobility: upper_triangle(&body.mobility(state)),
         }
+    }
+
+    /// The state projected onto the joint through the start pose (Model Exchange's events).
+    fn projected(&self, body: &RigidBody, state: &State) -> Result<State, ModelError> {
+        let reference = Self::start_state(body, &self.parameters, None).map_err(ModelError::Invalid)?;
+        Ok(body.project(&reference, state))
     }
 }
 
@@ -232,12 +301,12 @@ impl Model {
         let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let values = self.continuous_values();
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
-        let derivatives = Continuous {
-            r_0: values.v_0,
-            q: quaternion_rate(values.q, &state.w),
-            v_0: body.acceleration(&force).into(),
-            w_0: body.angular_acceleration(&state, &torque).into(),
+        let (dv, dw) = if body.joint().kind == JointKind::Free {
+            (body.acceleration(&force), body.angular_acceleration(&state, &torque))
+        } else {
+            body.constrained_acceleration(&state, &force, &torque)
         };
+        let derivatives = Continuous { r_0: values.v_0, q: quaternion_rate(values.q, &state.w), v_0: dv.into(), w_0: dw.into() };
         let all = [derivatives.r_0.as_slice(), &derivatives.q, &derivatives.v_0, &derivatives.w_0].concat();
         if !finite(&all) {
             return Err(ModelError::NotFinite(format!(
@@ -252,7 +321,7 @@ impl Model {
 
 impl Outputs {
     fn all_finite(&self) -> bool {
-        finite(&[self.r_0.as_slice(), &self.q, &self.v_0, &self.w_0, &[self.energy]].concat())
+        finite(&[self.r_0.as_slice(), &self.q, &self.v_0, &self.w_0, &[self.energy], &self.joint_f_0, &self.joint_t_0, &self.mobility].concat())
     }
 }
 
@@ -304,7 +373,7 @@ impl FmuModel for Model {
             return Err(format!("solver.max_step = {}: must be > 0", self.parameters.max_step));
         }
         let (body, state) = self.body_and_state()?;
-        let outputs = Self::outputs_of(&body, &state);
+        let outputs = Self::outputs_of(&body, &state, &self.inputs);
         if !outputs.all_finite() {
             let p = &self.parameters;
             return Err(format!(
@@ -322,7 +391,7 @@ impl FmuModel for Model {
 
     fn update_outputs(&mut self) -> Result<(), ModelError> {
         let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        let outputs = Self::outputs_of(&body, &state);
+        let outputs = Self::outputs_of(&body, &state, &self.inputs);
         if !outputs.all_finite() {
             return Err(ModelError::NotFinite(format!("the body's energy is {} for these start values", outputs.energy)));
         }
@@ -346,7 +415,7 @@ impl FmuModel for Model {
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
         body.step(&mut state, force, torque, step, self.parameters.max_step);
         // The state's outputs include the energy, which overflows first (|v|^2).
-        let outputs = Self::outputs_of(&body, &state);
+        let outputs = Self::outputs_of(&body, &state, &self.inputs);
         if !outputs.all_finite() {
             return Err(ModelError::NotFinite(format!(
                 "the body's state or energy is not finite after the step (force {:?}, torque {:?}, energy {})",
@@ -430,15 +499,36 @@ impl FmuModel for Model {
         if !self.exchange {
             return Ok(false);
         }
-        let unit = self.continuous.state()?.q_wxyz();
-        let changed = unit != self.continuous.q;
-        self.continuous.q = unit;
+        let state = self.continuous.state()?;
+        let body = self.current_body().map_err(ModelError::Invalid)?;
+        if body.joint().kind == JointKind::Free {
+            let unit = state.q_wxyz();
+            let changed = unit != self.continuous.q;
+            self.continuous.q = unit;
+            return Ok(changed);
+        }
+        let projected = Continuous::of(&self.projected(&body, &state)?);
+        let changed = projected != self.continuous;
+        self.continuous = projected;
         Ok(changed)
     }
 
     /// A step event when `|q|` has drifted by more than [`QUATERNION_DRIFT`].
     fn step_event(&mut self) -> Result<bool, ModelError> {
-        Ok(self.exchange && (self.continuous.norm_of_q() - 1.0).abs() > QUATERNION_DRIFT)
+        if !self.exchange {
+            return Ok(false);
+        }
+        if (self.continuous.norm_of_q() - 1.0).abs() > QUATERNION_DRIFT {
+            return Ok(true);
+        }
+        let body = self.current_body().map_err(ModelError::Invalid)?;
+        if body.joint().kind == JointKind::Free {
+            return Ok(false);
+        }
+        let state = self.continuous.state()?;
+        let projected = self.projected(&body, &state)?;
+        let far = |a: &Vec3, b: &Vec3| (a - b).norm() > JOINT_DRIFT * (1.0 + a.norm());
+        Ok(far(&state.r, &projected.r) || far(&state.v, &projected.v) || far(&state.w, &projected.w))
     }
 
     fn documentation_html() -> String {
