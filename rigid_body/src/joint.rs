@@ -276,7 +276,8 @@ impl RigidBody {
                 phi.fixed_view_mut::<3, 3>(0, 0).copy_from(&(Matrix3::identity() / self.mass()));
                 // I_W is positive definite for a free body (validated), so it has an inverse.
                 let inverse = self.inertia_w(&state.q).try_inverse().expect("the inertia tensor is positive definite");
-                phi.fixed_view_mut::<3, 3>(3, 3).copy_from(&inverse);
+                // Symmetric to the bit, as the upper triangle output takes it.
+                phi.fixed_view_mut::<3, 3>(3, 3).copy_from(&((inverse + inverse.transpose()) * 0.5));
                 phi
             }
             Some(s) => s * s.transpose() / self.joint_mass(state).expect("jointed"),
@@ -314,10 +315,18 @@ impl RigidBody {
 
 /// The mass a body with mobility `phi` shows to a push along the unit direction `n` at the point
 /// `c`, its frame origin at `r` (all in W): `1 / (Gᵀ Φ G)`, `G = [n; (c - r) × n]` (the impulse
-/// `n` at `c` as a wrench at the frame origin), \[kg\]. Infinite when the body cannot move that way.
+/// `n` at `c` as a wrench at the frame origin), \[kg\]. Infinite when the body cannot move that way
+/// (the form `Gᵀ Φ G` is 0, or negative by round-off).
 pub fn effective_mass(phi: &Matrix6<f64>, n: &Vec3, c: &Vec3, r: &Vec3) -> f64 {
     let g = twist(n, &(c - r).cross(n));
-    1.0 / g.dot(&(phi * g))
+    // Φ is positive semi-definite: a negative form is the round-off of a zero (a direction
+    // the joint does not allow), an infinite mass.
+    let form = g.dot(&(phi * g));
+    if form > 0.0 {
+        1.0 / form
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// The upper triangle of a symmetric 6x6 matrix row by row: `Φ11..Φ16, Φ22..Φ26, ..., Φ66`.
