@@ -164,6 +164,11 @@ pub struct Model {
     state: Option<State>,
     warnings: Vec<String>,
     resources: Option<PathBuf>,
+    /// The inputs the joint's reaction outputs balance: in co-simulation those held over the last
+    /// step (set at initialisation and at each DoStep), in Model Exchange those of the last
+    /// completed integrator step or event. Sampled rather than current, so that no output depends
+    /// on an input: RigidBody keeps no direct feedthrough (masters order it before ContactForce).
+    held: Inputs,
 }
 
 impl Default for Model {
@@ -180,6 +185,7 @@ impl Default for Model {
             state: None,
             warnings: Vec::new(),
             resources: None,
+            held: Inputs::default(),
         }
     }
 }
@@ -373,7 +379,8 @@ impl FmuModel for Model {
             return Err(format!("solver.max_step = {}: must be > 0", self.parameters.max_step));
         }
         let (body, state) = self.body_and_state()?;
-        let outputs = Self::outputs_of(&body, &state, &self.inputs);
+        self.held = self.inputs.clone();
+        let outputs = Self::outputs_of(&body, &state, &self.held);
         if !outputs.all_finite() {
             let p = &self.parameters;
             return Err(format!(
@@ -391,7 +398,7 @@ impl FmuModel for Model {
 
     fn update_outputs(&mut self) -> Result<(), ModelError> {
         let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        let outputs = Self::outputs_of(&body, &state, &self.inputs);
+        let outputs = Self::outputs_of(&body, &state, &self.held);
         if !outputs.all_finite() {
             return Err(ModelError::NotFinite(format!("the body's energy is {} for these start values", outputs.energy)));
         }
@@ -414,8 +421,9 @@ impl FmuModel for Model {
         let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
         body.step(&mut state, force, torque, step, self.parameters.max_step);
+        self.held = self.inputs.clone();
         // The state's outputs include the energy, which overflows first (|v|^2).
-        let outputs = Self::outputs_of(&body, &state, &self.inputs);
+        let outputs = Self::outputs_of(&body, &state, &self.held);
         if !outputs.all_finite() {
             return Err(ModelError::NotFinite(format!(
                 "the body's state or energy is not finite after the step (force {:?}, torque {:?}, energy {})",
@@ -439,12 +447,12 @@ impl FmuModel for Model {
     }
 
     /// Whether the motion has started, then r, q (w, x, y, z), v and w (the continuous states,
-    /// which are the state's own numbers in co-simulation).
+    /// which are the state's own numbers in co-simulation), and the inputs the reaction balances.
     fn write_internal_state(&self, out: &mut Vec<u8>) {
         out.push(u8::from(self.state.is_some()));
         if self.state.is_some() {
             let c = &self.continuous;
-            let numbers = [c.r_0.as_slice(), &c.q, &c.v_0, &c.w_0].concat();
+            let numbers = [c.r_0.as_slice(), &c.q, &c.v_0, &c.w_0, &self.held.f_0, &self.held.t_0].concat();
             for x in numbers {
                 out.extend_from_slice(&x.to_le_bytes());
             }
@@ -455,7 +463,7 @@ impl FmuModel for Model {
         self.state = match reader.take(1)?[0] {
             0 => None,
             1 => {
-                let mut numbers = [0.0; 13];
+                let mut numbers = [0.0; 19];
                 for x in numbers.iter_mut() {
                     *x = reader.f64()?;
                 }
@@ -470,6 +478,7 @@ impl FmuModel for Model {
                     [numbers[10], numbers[11], numbers[12]],
                 )
                 .map_err(|e| e.to_string())?;
+                self.held = Inputs { f_0: [numbers[13], numbers[14], numbers[15]], t_0: [numbers[16], numbers[17], numbers[18]] };
                 // Model Exchange's q is the importer's, not quite unit: kept as it was.
                 self.continuous = if self.exchange {
                     Continuous { r_0: state.r.into(), q, v_0: state.v.into(), w_0: state.w.into() }
@@ -499,6 +508,7 @@ impl FmuModel for Model {
         if !self.exchange {
             return Ok(false);
         }
+        self.held = self.inputs.clone();
         let state = self.continuous.state()?;
         let body = self.current_body().map_err(ModelError::Invalid)?;
         if body.joint().kind == JointKind::Free {
@@ -518,6 +528,7 @@ impl FmuModel for Model {
         if !self.exchange {
             return Ok(false);
         }
+        self.held = self.inputs.clone();
         if (self.continuous.norm_of_q() - 1.0).abs() > QUATERNION_DRIFT {
             return Ok(true);
         }

@@ -12,7 +12,8 @@ use crate::model::{Continuous, Model, Parameters};
 
 type V = Variable<Model>;
 
-// No output depends on an input directly: outputs are the state at the end of the step (in
+// No output depends on an input directly (the joint's reaction balances the inputs sampled at the
+// last step, see `Model::held`): outputs are the state at the end of the step (in
 // co-simulation) or the continuous states themselves (Model Exchange), so each depends on its
 // state and the energy on all four. An input in these lists would make a false algebraic loop
 // with ContactForce, whose outputs depend on its inputs.
@@ -21,9 +22,6 @@ const ON_Q: &[&str] = &["state.q"];
 const ON_V: &[&str] = &["state.v_0"];
 const ON_W: &[&str] = &["state.w_0"];
 const ON_ALL_STATES: &[&str] = &["state.r_0", "state.q", "state.v_0", "state.w_0"];
-// The joint's reaction balances the applied force and torque at this instant: it depends on the
-// inputs (it connects to nothing that feeds them back in the usual systems).
-const ON_INPUTS_AND_STATES: &[&str] = &["f_0", "t_0", "state.r_0", "state.q", "state.v_0", "state.w_0"];
 // The mobility depends on the pose only (S on r, I_W on q).
 const ON_POSE: &[&str] = &["state.r_0", "state.q"];
 
@@ -84,20 +82,20 @@ fn build_table() -> Vec<V> {
             std::slice::from_mut(&mut m.outputs.energy)
         })
         .depends_on(ON_ALL_STATES),
-        V::float("joint.f_0", 214, 3, Output, "N", "Reaction force of the joint on the body, in W (zero when Free)", |m| {
+        V::float("joint.f_0", 214, 3, Output, "N", "Reaction force of the joint on the body, in W, under the inputs held over the last step (zero when Free)", |m| {
             &mut m.outputs.joint_f_0
         })
-        .depends_on(ON_INPUTS_AND_STATES),
+        .depends_on(ON_ALL_STATES),
         V::float(
             "joint.t_0",
             217,
             3,
             Output,
             "N.m",
-            "Reaction torque of the joint on the body about the centre of mass, in W (zero when Free)",
+            "Reaction torque of the joint on the body about the centre of mass, in W, under the inputs held over the last step (zero when Free)",
             |m| &mut m.outputs.joint_t_0,
         )
-        .depends_on(ON_INPUTS_AND_STATES),
+        .depends_on(ON_ALL_STATES),
         V::float(
             "mobility",
             220,

@@ -237,3 +237,32 @@ fn a_state_off_the_joint_asks_for_an_event_that_projects_it_back() {
         assert!((a - b).abs() < 1e-14, "projected v against {v:?}");
     }
 }
+
+/// The reaction balances the inputs held over the last step, not inputs set since: no output
+/// depends on an input (RigidBody has no direct feedthrough), in co-simulation as in Model
+/// Exchange, where the inputs are sampled at completed integrator steps and events.
+#[test]
+fn the_reaction_balances_the_inputs_held_over_the_last_step() {
+    let mut m = Model::new(None);
+    variables::table().set_int(&mut m, vr("joint.kind"), 3, fmi_export::table::IntKind::Int64, SetPhase::Initializing).unwrap();
+    set(&mut m, "joint.axis", &[1.0, 0.0, 0.0], SetPhase::Initializing);
+    set(&mut m, "f_0", &[0.0, 2.0, 0.0], SetPhase::Initializing);
+    m.initialize().unwrap();
+    let weight = 9.81;
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -2.0, weight]);
+    set(&mut m, "f_0", &[0.0, 5.0, 0.0], SetPhase::Running);
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -2.0, weight], "a new input changes no output before the step");
+    m.do_step(1e-3).unwrap();
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -5.0, weight]);
+
+    let mut me = pendulum(0.0, 0.0);
+    set(&mut me, "f_0", &[3.0, 0.0, 0.0], SetPhase::Running);
+    assert_eq!(vector(&mut me, "joint.f_0", 3)[0], 0.0);
+    me.step_event().unwrap();
+    let sampled = vector(&mut me, "joint.f_0", 3);
+    // A point mass pushed along its path at the bottom: the rod takes no part of the push.
+    assert!(sampled[0].abs() < 1e-15 && (sampled[2] - weight).abs() < 1e-12, "{sampled:?}");
+    set(&mut me, "f_0", &[0.0, 4.0, 0.0], SetPhase::Running);
+    me.step_event().unwrap();
+    assert!((vector(&mut me, "joint.f_0", 3)[1] + 4.0).abs() < 1e-15, "the axial push goes into the hinge");
+}
