@@ -337,7 +337,8 @@ fn finite(values: &[f64]) -> bool {
 
 impl FmuModel for Model {
     const NAME: &'static str = "RigidBody";
-    const DESCRIPTION: &'static str = "A free 6-DoF rigid body with its frame at the centre of mass, driven by a world-resolved force and torque";
+    const DESCRIPTION: &'static str =
+        "A rigid body, free or jointed to the world, with its frame at the centre of mass, driven by a world-resolved force and torque";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
     fn build_table() -> Table<Model> {
@@ -561,7 +562,15 @@ impl FmuModel for Model {
          the same body: <code>dv/dt = g + f_0/m</code>, <code>dq/dt = (0, w_0) q / 2</code>, and \
          <code>I_W dw/dt = t_0 - w_0 x (I_W w_0)</code> with <code>I_W = R I R<sup>T</sup></code>. The derivatives and \
          outputs use the quaternion normalised; when an integrator step leaves its norm more than 1e-3 from 1, \
-         CompletedIntegratorStep asks for Event Mode, where it is renormalised. There are no event indicators.</p>\n"
+         CompletedIntegratorStep asks for Event Mode, where it is renormalised. There are no event indicators.</p>\n\
+         <h2>Joint to the world</h2>\n\
+         <p><code>joint.kind</code> Free (the default), Revolute (turns about <code>joint.axis</code> through \
+         <code>joint.pivot</code>) or Prismatic (slides along <code>joint.axis</code> without turning). Start velocities \
+         that are no motion of the joint are projected onto it with a warning. Co-simulation integrates the joint's \
+         coordinate with velocity Verlet sub-steps; Model Exchange keeps the thirteen states with the constrained \
+         accelerations and projects them back onto the joint at step events. <code>joint.f_0</code> and \
+         <code>joint.t_0</code> are the joint's reaction under the inputs held over the last step; <code>mobility</code> \
+         is the upper triangle of the 6x6 matrix Phi with d(v_0, w_0) = Phi (f_0, t_0) dt.</p>\n"
             .to_string()
     }
 }
