@@ -25,8 +25,9 @@ const ON_ALL_STATES: &[&str] = &["state.r_0", "state.q", "state.v_0", "state.w_0
 // The mobility depends on the pose only (S on r, I_W on q).
 const ON_POSE: &[&str] = &["state.r_0", "state.q"];
 
-/// The `joint.kind` enumeration (values of [`crate::JointKind`]).
-pub static JOINT_KIND: EnumerationType = EnumerationType {
+/// The `joint.kind` enumeration (values of [`crate::JointKind`]): constant data, whose references
+/// are promoted to `'static`.
+pub const JOINT_KIND: EnumerationType = EnumerationType {
     name: "JointKind",
     description: "Joint of the body to the world",
     items: &[

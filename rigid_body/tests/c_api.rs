@@ -461,8 +461,8 @@ fn a_short_impulse_changes_the_twist_by_the_mobility_output_times_it() {
             assert_eq!(body.init(), Status::Ok, "FMI {version}, kind {kind}: {:?}", body.log());
             let phi = rigid_body::joint::from_upper_triangle(&body.get(&elements("mobility", 21)).try_into().unwrap());
             let before = twist(&*body);
-            set_vector(&*body, "f_0", &(impulse.fixed_rows::<3>(0) / dt).as_slice().to_vec());
-            set_vector(&*body, "t_0", &(impulse.fixed_rows::<3>(3) / dt).as_slice().to_vec());
+            set_vector(&*body, "f_0", (impulse.fixed_rows::<3>(0) / dt).as_slice());
+            set_vector(&*body, "t_0", (impulse.fixed_rows::<3>(3) / dt).as_slice());
             assert_eq!(body.step(0.0, dt), Status::Ok);
             let change = twist(&*body) - before;
             let expected = phi * impulse;
