@@ -207,9 +207,13 @@ def columns(result, start, n):
 
 @pytest.mark.parametrize("version", ["fmi2", "fmi3"])
 def test_model_exchange_pendulum_under_cvode(version):
-    # The small-angle period.
+    # The small-angle period, of a point mass and of a body with 0.03 kg.m2 about the axis (its
+    # orientation turns with it, so the angle comes from q at the events' projection).
     result = simulate_me(version, pendulum(-0.01), stop=6.0, interval=1e-3)
     assert period(result["time"], result["r_0[1]"]) == pytest.approx(2 * math.pi * math.sqrt(D / G), rel=2e-5)
+    result = simulate_me(version, pendulum(-0.01, (0.02, 0.03, 0.01, 0, 0, 0)), stop=6.0, interval=1e-3)
+    expected = 2 * math.pi * math.sqrt((D * D + 0.03) / (G * D))
+    assert period(result["time"], result["r_0[1]"]) == pytest.approx(expected, rel=2e-5)
     # A large swing: energy to the tolerance, on its circle, the rod's tension at every point.
     result = simulate_me(version, pendulum(-math.pi / 3), stop=5.0, interval=1e-2)
     rows = np.column_stack([result[name] for name in OUT])
