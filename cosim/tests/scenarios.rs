@@ -12,7 +12,7 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 14] = [
+const SCENARIOS: [&str; 16] = [
     "sphere_drop",
     "modelica_experiment_1",
     "modelica_experiment_2",
@@ -27,6 +27,8 @@ const SCENARIOS: [&str; 14] = [
     "incline_slide_1ms",
     "planar_disc_rolls",
     "planar_cam_follower",
+    "pendulum_wall",
+    "slider_stop",
 ];
 
 fn scenario_dir() -> PathBuf {
@@ -325,4 +327,77 @@ fn incline_stick_1ms_passes_its_checks() {
 #[test]
 fn incline_slide_1ms_passes_its_checks() {
     run_step_average("incline_slide_1ms", "box");
+}
+
+/// The unit vector of a scenario's array parameter.
+fn unit(v: &[f64]) -> [f64; 3] {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    [v[0] / n, v[1] / n, v[2] / n]
+}
+
+fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The outward normal of a Plane whose frame is turned by the quaternion `q` (w, x, y, z): its z.
+fn plane_normal(q: &[f64]) -> [f64; 3] {
+    let (w, x, y, z) = (q[0], q[1], q[2], q[3]);
+    [2.0 * (x * z + w * y), 2.0 * (y * z - w * x), w * w - x * x - y * y + z * z]
+}
+
+/// The fixed frame A's constant input `name` of a scenario.
+fn input(scenario: &Scenario, name: &str) -> Vec<f64> {
+    let spec = scenario.inputs.iter().find(|i| i.to == name).unwrap_or_else(|| panic!("no input {name}"));
+    spec.value.as_ref().and_then(|v| v.as_array()).expect("an array").iter().map(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)).unwrap()).collect()
+}
+
+/// The checks of a jointed body hitting a plane at 30 deg off its path, re-derived from the file:
+/// the plane's normal makes 30 deg with the direction of motion at impact and touches the sphere
+/// there; the law's damping is zeta = 0.1 for the effective mass m / cos^2(30 deg), whose clipped
+/// restitution the file expects; and the measured restitution is that of m_eff, not of m.
+fn check_jointed_impact(name: &str, body: &str, direction: [f64; 3], at: [f64; 3], impact_speed: f64) {
+    let (scenario, outcome) = run_and_pass(name);
+    let n = plane_normal(&input(&scenario, "contact.frame_a.q"));
+    let cos = -dot(&n, &direction);
+    assert!((cos - 30f64.to_radians().cos()).abs() < 1e-12, "{name}: the normal is {}° off the path", cos.acos().to_degrees());
+    let radius = scalar(&scenario, "contact", "geometry_b.radius");
+    let p = input(&scenario, "contact.frame_a.r_0");
+    let gap = dot(&n, &[at[0] - p[0], at[1] - p[1], at[2] - p[2]]) - radius;
+    assert!(gap.abs() < 1e-12, "{name}: the sphere touches the plane {gap} m away from the impact point");
+    let (k, b, m) = (scalar(&scenario, "contact", "normal.stiffness"), scalar(&scenario, "contact", "normal.damping"), scalar(&scenario, body, "mass"));
+    let m_eff = m / (cos * cos);
+    assert!((b / (2.0 * (k * m_eff).sqrt()) - 0.1).abs() < 1e-12);
+    let expected = clipped_linear_restitution(k, b, m_eff);
+    let restitution = scenario.checks.iter().find(|c| c.label().starts_with("restitution")).expect("a restitution check");
+    assert!((restitution.expected.unwrap() - expected).abs() < 1e-12);
+    let along_x = direction[0];
+    let e = -column(&outcome, &format!("{body}.v_0[1]")).iter().copied().fold(f64::INFINITY, f64::min) / (impact_speed * along_x);
+    assert!((e / expected - 1.0).abs() < 0.01, "{name}: e = {e}, closed form {expected} for m_eff");
+    let with_m = clipped_linear_restitution(k, b, m);
+    assert!((e / with_m - 1.0).abs() > 0.03, "{name}: e = {e} is that of the mass m ({with_m}), not of m / cos^2");
+}
+
+#[test]
+fn pendulum_wall_rebounds_with_the_restitution_of_m_over_cos_squared() {
+    let scenario = load("pendulum_wall");
+    let r0 = parameter(&scenario, "pendulum", "r_0_start");
+    let d = (r0[0] * r0[0] + r0[2] * r0[2]).sqrt();
+    assert_eq!(parameter(&scenario, "pendulum", "joint.axis"), [0.0, 1.0, 0.0]);
+    let g = -parameter(&scenario, "pendulum", "gravity")[2];
+    // Energy conservation from the release height to the bottom.
+    let impact_speed = (2.0 * g * (d + r0[2])).sqrt();
+    check_jointed_impact("pendulum_wall", "pendulum", [1.0, 0.0, 0.0], [0.0, 0.0, -d], impact_speed);
+}
+
+#[test]
+fn slider_stop_rebounds_with_the_restitution_of_m_over_cos_squared() {
+    let scenario = load("slider_stop");
+    let u = unit(&parameter(&scenario, "slider", "joint.axis"));
+    let g = parameter(&scenario, "slider", "gravity");
+    let g_axis = dot(&u, &[g[0], g[1], g[2]]);
+    let r0 = parameter(&scenario, "slider", "r_0_start");
+    let length = 0.2;
+    let impact_speed = (2.0 * g_axis * length).sqrt();
+    let at = [r0[0] + length * u[0], r0[1] + length * u[1], r0[2] + length * u[2]];
+    check_jointed_impact("slider_stop", "slider", u, at, impact_speed);
 }

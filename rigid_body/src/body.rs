@@ -4,6 +4,7 @@
 use nalgebra::{Matrix3, Quaternion, SymmetricEigen};
 
 use crate::integrator::FreeRotor;
+use crate::joint::{Joint, JointKind};
 use crate::{Rotation, Vec3};
 
 /// Standard gravity along -z of W \[m/s2\], the default of the `gravity` parameter.
@@ -33,6 +34,13 @@ impl std::fmt::Display for ParameterError {
 }
 
 impl std::error::Error for ParameterError {}
+
+impl ParameterError {
+    /// The error of `variable = value` breaking `rule`.
+    pub fn new(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
+        refuse(variable, value, rule)
+    }
+}
 
 fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
     ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
@@ -71,6 +79,7 @@ pub struct RigidBody {
     mass: f64,
     inertia: Matrix3<f64>,
     gravity: Vec3,
+    joint: Joint,
     pub(crate) rotor: FreeRotor,
 }
 
@@ -89,6 +98,15 @@ impl RigidBody {
     ///   every real mass distribution: in principal axes `I1 + I2 - I3 = 2 ∫ z² dm >= 0`;
     /// - `gravity` finite.
     pub fn new(mass: f64, inertia: [f64; 6], gravity: Vec3) -> Result<Self, ParameterError> {
+        Self::with_joint(mass, inertia, gravity, Joint::FREE)
+    }
+
+    /// [`new`](Self::new) with a joint to the world. The rules are those of `new`, except that a
+    /// jointed body's inertia need only be positive semi-definite (a point mass, all zero, on a
+    /// revolute joint is a pendulum; a prismatic joint never turns the body). That the joint's
+    /// generalized mass is > 0 depends on the start position too: see
+    /// [`check_joint`](Self::check_joint).
+    pub fn with_joint(mass: f64, inertia: [f64; 6], gravity: Vec3, joint: Joint) -> Result<Self, ParameterError> {
         if !(mass.is_finite() && mass > 0.0) {
             return Err(refuse("mass", mass, "must be > 0 and finite"));
         }
@@ -101,8 +119,12 @@ impl RigidBody {
         let moments = SymmetricEigen::new(tensor).eigenvalues;
         let mut sorted = [moments[0], moments[1], moments[2]];
         sorted.sort_by(f64::total_cmp);
-        if sorted[0] <= 0.0 {
+        if joint.kind == JointKind::Free && sorted[0] <= 0.0 {
             return Err(refuse("inertia", shown, format!("not positive definite (principal moments {})", list(&sorted))));
+        }
+        // The round-off of the eigen-decomposition of a semi-definite tensor: -1e-16 is zero.
+        if sorted[0] < -TRIANGLE_SLACK * sorted[2].abs() {
+            return Err(refuse("inertia", shown, format!("not positive semi-definite (principal moments {})", list(&sorted))));
         }
         if sorted[2] > (sorted[0] + sorted[1]) * (1.0 + TRIANGLE_SLACK) {
             return Err(refuse(
@@ -115,7 +137,31 @@ impl RigidBody {
             ));
         }
         let gravity = finite_vector("gravity", gravity.into())?;
-        Ok(RigidBody { mass, inertia: tensor, gravity, rotor: FreeRotor::new(&tensor) })
+        Ok(RigidBody { mass, inertia: tensor, gravity, joint, rotor: FreeRotor::new(&tensor) })
+    }
+
+    /// The joint to the world ([`Joint::FREE`] for a free body).
+    pub fn joint(&self) -> &Joint {
+        &self.joint
+    }
+
+    /// Refuses a joint that cannot move the body from `state`: a revolute joint whose axis passes
+    /// through the centre of mass of a body with no moment of inertia about it (a point mass on
+    /// the axis) has no finite angular acceleration.
+    pub fn check_joint(&self, state: &State) -> Result<(), ParameterError> {
+        match self.joint_mass(state) {
+            Some(mass) if !(mass > 0.0 && mass.is_finite()) => Err(refuse(
+                "joint.pivot",
+                list(&[self.joint.pivot[0], self.joint.pivot[1], self.joint.pivot[2]]),
+                format!(
+                    "the moment of inertia about the joint axis {} through it is {mass} for r_0_start = {}: \
+                     put the axis away from a point mass's centre or give the body inertia about it",
+                    list(&[self.joint.axis[0], self.joint.axis[1], self.joint.axis[2]]),
+                    list(&[state.r[0], state.r[1], state.r[2]])
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Mass \[kg\].

@@ -201,12 +201,19 @@ impl RigidBody {
     /// Force and torque are taken as given: a non-finite one makes the state non-finite, so the
     /// caller refuses them first, as ContactForce refuses non-finite inputs.
     ///
+    /// A body with a joint to the world moves along it instead, by the symplectic scheme of
+    /// `RigidBody::step_joint` (crate::joint) on the joint's coordinate, in the same sub-steps.
+    ///
     /// # Panics
     ///
     /// If `max_substep` is not > 0 or `h` is not finite (see [`substeps`]).
     pub fn step(&self, state: &mut State, force_w: Vec3, torque_w: Vec3, h: f64, max_substep: f64) {
         let n = substeps(h, max_substep);
         if h == 0.0 {
+            return;
+        }
+        if self.joint().kind != crate::JointKind::Free {
+            self.step_joint(state, &force_w, &torque_w, h, n);
             return;
         }
         let h_sub = h / n as f64;

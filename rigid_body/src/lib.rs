@@ -14,11 +14,13 @@
 pub mod body;
 pub mod fmi;
 pub mod integrator;
+pub mod joint;
 pub mod model;
 pub mod variables;
 
 pub use body::{ParameterError, RigidBody, State, DEFAULT_GRAVITY};
 pub use integrator::substeps;
+pub use joint::{effective_mass, Joint, JointKind, Reaction};
 
 /// A vector resolved in a frame named by the variable (`_w`: the world frame W).
 pub type Vec3 = nalgebra::Vector3<f64>;

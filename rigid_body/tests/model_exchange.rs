@@ -9,7 +9,7 @@ use common::{q0, six, tilt};
 use fmi_export::table::SetPhase;
 use fmi_export::FmuModel;
 use nalgebra::Matrix3;
-use rigid_body::model::{Model, QUATERNION_DRIFT};
+use rigid_body::model::{Model, JOINT_DRIFT, QUATERNION_DRIFT};
 use rigid_body::variables;
 use rigid_body::Vec3;
 
@@ -174,4 +174,104 @@ fn a_co_simulation_instance_keeps_its_states_as_the_integrator_moves_them() {
     cs.do_step(1e-3).unwrap();
     let outputs: Vec<f64> = [("r_0", 3), ("q", 4), ("v_0", 3), ("w_0", 3)].iter().flat_map(|(n, k)| vector(&mut cs, n, *k)).collect();
     assert_eq!(states(&mut cs), outputs);
+}
+
+/// A point mass of 1 kg on a 0.5 m rod hinged about y at the origin, at `theta` from the bottom,
+/// turning at `rate`, as a Model Exchange instance past initialisation.
+fn pendulum(theta: f64, rate: f64) -> Model {
+    let mut m = Model::new(None);
+    let d = 0.5;
+    variables::table().set_int(&mut m, vr("joint.kind"), 2, fmi_export::table::IntKind::Int64, SetPhase::Initializing).unwrap();
+    set(&mut m, "joint.axis", &[0.0, 1.0, 0.0], SetPhase::Initializing);
+    set(&mut m, "inertia", &[0.0; 6], SetPhase::Initializing);
+    let r = [d * theta.sin(), 0.0, -d * theta.cos()];
+    set(&mut m, "r_0_start", &r, SetPhase::Initializing);
+    // v = rate u x r with u = y.
+    set(&mut m, "v_0_start", &[rate * r[2], 0.0, -rate * r[0]], SetPhase::Initializing);
+    set(&mut m, "w_0_start", &[0.0, rate, 0.0], SetPhase::Initializing);
+    m.initialize().unwrap();
+    m.check_model_exchange().unwrap();
+    m
+}
+
+/// The derivatives are the constrained accelerations: at the horizontal, at rest, the point mass
+/// falls at g and the rod turns at g / d; at the bottom, turning at 2 rad/s, the acceleration is
+/// the centripetal `rate² d` toward the pivot and the rod pulls with `m g + m v²/d`.
+#[test]
+fn a_pendulums_derivatives_are_the_constrained_accelerations() {
+    let mut m = pendulum(std::f64::consts::FRAC_PI_2, 0.0);
+    let dv = vector(&mut m, "der(state.v_0)", 3);
+    let dw = vector(&mut m, "der(state.w_0)", 3);
+    assert!((dv[0].abs() + dv[1].abs() + (dv[2] + 9.81).abs()) < 1e-12, "{dv:?}");
+    assert!((dw[1] - 9.81 / 0.5).abs() < 1e-12 && dw[0] == 0.0 && dw[2] == 0.0, "{dw:?}");
+    let mut m = pendulum(0.0, 2.0);
+    let dv = vector(&mut m, "der(state.v_0)", 3);
+    assert!((dv[2] - 4.0 * 0.5).abs() < 1e-12 && dv[0].abs() < 1e-12, "{dv:?}");
+    let reaction = vector(&mut m, "joint.f_0", 3);
+    assert!((reaction[2] - (9.81 + 1.0 * 1.0 / 0.5)).abs() < 1e-12, "{reaction:?}");
+    assert!(vector(&mut m, "joint.t_0", 3).iter().all(|t| t.abs() < 1e-15));
+}
+
+/// The importer's integrator leaves the joint by its own error. The outputs and derivatives are
+/// those of the nearest state on the joint, so a small drift changes nothing; a completed step
+/// that moved the mass further than the bound off its circle, or gave it a velocity off its path,
+/// asks for Event Mode, which puts it back on the circle at the same angle and keeps its momentum
+/// along the path.
+#[test]
+fn a_state_off_the_joint_asks_for_an_event_that_projects_it_back() {
+    let mut m = pendulum(0.4, 1.5);
+    assert!(!m.step_event().unwrap(), "a state on the joint needs no event");
+    let r = vector(&mut m, "state.r_0", 3);
+    let v = vector(&mut m, "state.v_0", 3);
+    let outputs = [vector(&mut m, "r_0", 3), vector(&mut m, "v_0", 3), vector(&mut m, "der(state.v_0)", 3)];
+    let close = |a: &[f64], b: &[f64], tolerance: f64| a.iter().zip(b).all(|(x, y)| (x - y).abs() < tolerance);
+    // Within the bound: no event, and the same outputs and derivatives.
+    let small = 0.1 * JOINT_DRIFT;
+    set(&mut m, "state.r_0", &[r[0] * (1.0 + small), r[1] + small, r[2] * (1.0 + small)], SetPhase::Initializing);
+    assert!(!m.step_event().unwrap());
+    let now = [vector(&mut m, "r_0", 3), vector(&mut m, "v_0", 3), vector(&mut m, "der(state.v_0)", 3)];
+    for (a, b) in now.iter().zip(&outputs) {
+        assert!(close(a, b, 1e-13), "{a:?} against {b:?}");
+    }
+    // Beyond it: an event that projects the state.
+    let large = 10.0 * JOINT_DRIFT;
+    set(&mut m, "state.r_0", &[r[0] * (1.0 + large), r[1] + large, r[2] * (1.0 + large)], SetPhase::Initializing);
+    assert!(m.step_event().unwrap());
+    assert!(m.update_discrete_states().unwrap());
+    let back = vector(&mut m, "state.r_0", 3);
+    assert!(close(&back, &r, 1e-14), "projected r {back:?} against {r:?}");
+    assert!(!m.step_event().unwrap());
+    set(&mut m, "state.v_0", &[v[0], 10.0 * large, v[2]], SetPhase::Initializing);
+    assert!(m.step_event().unwrap());
+    m.update_discrete_states().unwrap();
+    assert!(close(&vector(&mut m, "state.v_0", 3), &v, 1e-14), "projected v against {v:?}");
+}
+
+/// The reaction balances the inputs held over the last step, not inputs set since: no output
+/// depends on an input (RigidBody has no direct feedthrough), in co-simulation as in Model
+/// Exchange, where the inputs are sampled at completed integrator steps and events.
+#[test]
+fn the_reaction_balances_the_inputs_held_over_the_last_step() {
+    let mut m = Model::new(None);
+    variables::table().set_int(&mut m, vr("joint.kind"), 3, fmi_export::table::IntKind::Int64, SetPhase::Initializing).unwrap();
+    set(&mut m, "joint.axis", &[1.0, 0.0, 0.0], SetPhase::Initializing);
+    set(&mut m, "f_0", &[0.0, 2.0, 0.0], SetPhase::Initializing);
+    m.initialize().unwrap();
+    let weight = 9.81;
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -2.0, weight]);
+    set(&mut m, "f_0", &[0.0, 5.0, 0.0], SetPhase::Running);
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -2.0, weight], "a new input changes no output before the step");
+    m.do_step(1e-3).unwrap();
+    assert_eq!(vector(&mut m, "joint.f_0", 3), [0.0, -5.0, weight]);
+
+    let mut me = pendulum(0.0, 0.0);
+    set(&mut me, "f_0", &[3.0, 0.0, 0.0], SetPhase::Running);
+    assert_eq!(vector(&mut me, "joint.f_0", 3)[0], 0.0);
+    me.step_event().unwrap();
+    let sampled = vector(&mut me, "joint.f_0", 3);
+    // A point mass pushed along its path at the bottom: the rod takes no part of the push.
+    assert!(sampled[0].abs() < 1e-15 && (sampled[2] - weight).abs() < 1e-12, "{sampled:?}");
+    set(&mut me, "f_0", &[0.0, 4.0, 0.0], SetPhase::Running);
+    me.step_event().unwrap();
+    assert!((vector(&mut me, "joint.f_0", 3)[1] + 4.0).abs() < 1e-15, "the axial push goes into the hinge");
 }

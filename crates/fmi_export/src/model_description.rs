@@ -73,6 +73,8 @@ const UNITS: &[UnitDefinition] = &[
     // (N/m for the linear laws, N/m^1.5 for Hertz): one variable cannot have one BaseUnit for all.
     named_unit("N/m^n"),
     named_unit("N.s^q/m^(p+q)"),
+    // RigidBody's mobility matrix: 1/kg, 1/(kg.m) and 1/(kg.m2) in its blocks (k = 0, 1, 2).
+    named_unit("1/(kg.m^k)"),
 ];
 
 /// The units used by the table, in [`UNITS`] order.
