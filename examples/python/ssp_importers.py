@@ -225,10 +225,12 @@ def run_one(engine: str, ssp: pathlib.Path, scenarios: pathlib.Path, timeout: fl
     with tempfile.TemporaryDirectory(prefix="ssp_run_") as work:
         out = pathlib.Path(work, "columns.csv")
         started = time.monotonic()
+        # OMSimulator and Ecos make temporary folders they do not all remove: the child's go here.
+        env = dict(os.environ, TMPDIR=work)
         try:
             child = subprocess.run(
                 [sys.executable, __file__, "--one", engine, str(ssp), str(out), "--scenarios", str(scenarios)],
-                capture_output=True, text=True, timeout=timeout,
+                capture_output=True, text=True, timeout=timeout, env=env,
             )
         except subprocess.TimeoutExpired:
             row["error"] = f"no result within {timeout:.0f} s"

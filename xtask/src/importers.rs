@@ -105,15 +105,16 @@ fn ensure_venv() -> Result<PathBuf> {
 }
 
 /// OMSimulator built and installed under target/tools/OMSimulator/install at the pinned commits
-/// (once: a stamp names the commit); returns the folder of its Python package's parent.
+/// (once: a stamp names the commits); returns the folder of its Python package's parent.
 fn ensure_omsimulator() -> Result<PathBuf> {
     let dir = omsimulator_dir();
     let install = dir.join("install");
-    let python_path = install.join("lib");
     let stamp = install.join("built-from.txt");
     let wanted = format!("{OMSIMULATOR_COMMIT}\n{OMSIMULATOR_3RDPARTY_COMMIT}\n");
-    if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) && python_path.join("OMSimulator").exists() {
-        return Ok(python_path);
+    if fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        if let Some(python_path) = python_package_parent(&install) {
+            return Ok(python_path);
+        }
     }
     apt::ensure_tool("git", "git")?;
     apt::ensure_tool("cmake", "cmake")?;
@@ -138,11 +139,21 @@ fn ensure_omsimulator() -> Result<PathBuf> {
         .arg("-DCMAKE_BUILD_TYPE=Release"))?;
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).to_string();
     run(Command::new("nice").arg("cmake").arg("--build").arg(&build).args(["--target", "install", "-j", &jobs]))?;
-    if !python_path.join("OMSimulator").exists() {
-        return Err(format!("the OMSimulator build installed no Python package at {}", python_path.join("OMSimulator").display()));
-    }
+    let python_path = python_package_parent(&install)
+        .ok_or_else(|| format!("the OMSimulator build installed no Python package (OMSimulator/__init__.py) under {}", install.display()))?;
     fs::write(&stamp, wanted).map_err(|e| format!("could not write {}: {e}", stamp.display()))?;
     Ok(python_path)
+}
+
+/// The folder holding the installed package `OMSimulator` (its library folder: lib, or
+/// lib/<multiarch> on Debian), whose `capi.py` finds libOMSimulator.so beside the package.
+fn python_package_parent(install: &Path) -> Option<PathBuf> {
+    let lib = install.join("lib");
+    let mut candidates = vec![lib.clone()];
+    if let Ok(entries) = fs::read_dir(&lib) {
+        candidates.extend(entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()));
+    }
+    candidates.into_iter().find(|dir| dir.join("OMSimulator").join("__init__.py").is_file())
 }
 
 /// `commit` of the repository at `url` in `dir` (cloned when `dir` has no clone), with only the

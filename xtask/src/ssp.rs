@@ -25,7 +25,9 @@
 //!   has no element for, in OMSimulator's vendor annotation on the system:
 //!   `oms:SimulationInformation` with the `oms:FixedStepMaster stepSize` child that the C++ SSD
 //!   importer (`SystemWC::importFromSSD_SimulationInformation`) reads, making the system a weakly
-//!   coupled co-simulation system there, and that `examples/python/ssp_fmpy.py` reads. No
+//!   coupled co-simulation system there, and that `examples/python/ssp_fmpy.py` reads; and in
+//!   the Open Simulation Platform's annotation of `ssd:DefaultExperiment`
+//!   (`osp:FixedStepAlgorithm baseStepSize`), which libcosim's SSP loader reads. No
 //!   component names a solver: OMSimulator 3's Python SSD import puts the components that share a
 //!   named solver into one strongly coupled system, which imports the FMUs as Model Exchange
 //!   (StepAverage then does not apply, and OMSimulator 3.0.0-114 to -146 holds the connections
@@ -53,7 +55,8 @@ const SSD_NAMESPACES: &str = concat!(
     r#"xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" "#,
     r#"xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" "#,
     r#"xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" "#,
-    r#"xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd""#,
+    r#"xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd" "#,
+    r#"xmlns:osp="http://opensimulationplatform.com/SSP/OSPAnnotations""#,
 );
 
 /// The name of every component's parameter set (see the module documentation: Ecos applies one
@@ -314,10 +317,14 @@ pub fn system_structure(
     xml.push_str("          </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n    </ssd:Annotations>\n");
     xml.push_str("  </ssd:System>\n");
     xml.push_str(&format!(
-        "  <ssd:DefaultExperiment startTime=\"{}\" stopTime=\"{}\"/>\n",
+        "  <ssd:DefaultExperiment startTime=\"{}\" stopTime=\"{}\">\n",
         real(scenario.start_time).map_err(Refusal::Failed)?,
         real(scenario.stop_time).map_err(Refusal::Failed)?
     ));
+    // libcosim's SSP loader takes the step from the Open Simulation Platform's annotation.
+    xml.push_str("    <ssd:Annotations>\n      <ssc:Annotation type=\"com.opensimulationplatform\">\n");
+    xml.push_str(&format!("        <osp:Algorithm><osp:FixedStepAlgorithm baseStepSize=\"{step}\"/></osp:Algorithm>\n"));
+    xml.push_str("      </ssc:Annotation>\n    </ssd:Annotations>\n  </ssd:DefaultExperiment>\n");
     xml.push_str("</ssd:SystemStructureDescription>\n");
     Ok(xml)
 }
@@ -521,7 +528,8 @@ to = "ball.f_0"
     #[test]
     fn the_experiment_and_the_step_are_written() {
         let ssd = drop_ssd();
-        assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5"/>"#));
+        assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5">"#));
+        assert!(ssd.contains(r#"<osp:FixedStepAlgorithm baseStepSize="0.0001"/>"#));
         assert!(ssd.contains(r#"<oms:FixedStepMaster description="oms-ma" stepSize="0.0001""#));
         // No named solver (OMSimulator 3 would make one strongly coupled Model Exchange system of
         // the components that use it), and no annotation on the components.
