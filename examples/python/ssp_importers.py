@@ -100,6 +100,7 @@ def quantities(checks: list[dict]) -> list[str]:
 def run_omsimulator(ssp: pathlib.Path, experiment: Experiment, names: list[str], out: pathlib.Path) -> None:
     from OMSimulator import SSP
 
+    here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="ssp_oms_") as work:
         os.chdir(work)
         model = SSP(str(ssp)).instantiate()
@@ -115,6 +116,7 @@ def run_omsimulator(ssp: pathlib.Path, experiment: Experiment, names: list[str],
         model.terminate()
         model.delete()
         rows = read_csv(result)
+        os.chdir(here)
     columns = {"time": rows.pop("time")}
     for name in names:
         found = [key for key in rows if key == name or key.endswith("." + name)]
@@ -138,13 +140,14 @@ def run_ecos(ssp: pathlib.Path, experiment: Experiment, names: list[str], out: p
             sim.step(experiment.steps)
             sim.terminate()
         rows = read_csv(result)
+    # Ecos's CSV names a column `instance::variable[TYPE]` (`ball::v_0[3][REAL]`).
+    rows = {re.sub(r"\[(REAL|INT|INTEGER|BOOL|BOOLEAN|STRING)\]$", "", key): value for key, value in rows.items()}
     time_key = next(key for key in rows if key.lower().startswith("time"))
     columns = {"time": rows.pop(time_key)}
     for name, identifier in zip(names, identifiers):
-        found = [key for key in rows if key.split("[")[0].strip() == identifier.split("[")[0] and key.endswith(identifier[len(identifier.split("[")[0]):]) or key == identifier]
-        if len(found) != 1:
-            raise ValueError(f"Ecos's result has {len(found)} columns for {identifier}: {sorted(rows)[:20]}")
-        columns[name] = rows[found[0]]
+        if identifier not in rows:
+            raise ValueError(f"Ecos's result has no column {identifier}: {sorted(rows)}")
+        columns[name] = rows[identifier]
     write_columns(out, columns)
 
 
@@ -237,8 +240,8 @@ def run_one(engine: str, ssp: pathlib.Path, scenarios: pathlib.Path, timeout: fl
             return row
         row["seconds"] = round(time.monotonic() - started, 1)
         if child.returncode != 0 or not out.exists():
-            tail = (child.stderr or child.stdout).strip().splitlines()[-6:]
-            row["error"] = f"exit {child.returncode}: " + " | ".join(tail)
+            tail = (child.stderr or child.stdout).strip().splitlines()[-1:]
+            row["error"] = f"exit {child.returncode}: " + " ".join(tail)
             return row
         columns = read_csv(out)
     row["samples"] = len(columns["time"])
