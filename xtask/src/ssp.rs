@@ -23,7 +23,8 @@
 //!   would reach that component alone;
 //! - `ssd:DefaultExperiment` with the start and stop time; the communication step, which SSP 1.0
 //!   has no element for, in OMSimulator's vendor annotation on the system:
-//!   `oms:SimulationInformation` with the `oms:FixedStepMaster stepSize` child that the C++ SSD
+//!   `oms:SimulationInformation name="fixed_step"` (a name and nothing else: a solver that no
+//!   component uses) with the `oms:FixedStepMaster stepSize` child that the C++ SSD
 //!   importer (`SystemWC::importFromSSD_SimulationInformation`) reads, making the system a weakly
 //!   coupled co-simulation system there, and that `examples/python/ssp_fmpy.py` reads; and in
 //!   the Open Simulation Platform's annotation of `ssd:DefaultExperiment`
@@ -62,6 +63,9 @@ const SSD_NAMESPACES: &str = concat!(
 /// The name of every component's parameter set (see the module documentation: Ecos applies one
 /// set by name to all components).
 pub const PARAMETER_SET: &str = "initialValues";
+
+/// The name of the system's `oms:SimulationInformation`.
+const OMS_SOLVER: &str = "fixed_step";
 
 /// Where the archives go (target/ssp).
 pub fn output_dir() -> PathBuf {
@@ -310,7 +314,9 @@ pub fn system_structure(
     }
     xml.push_str("    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations>\n");
     let step = real(scenario.step).map_err(Refusal::Failed)?;
-    xml.push_str("          <oms:SimulationInformation>\n");
+    // Named, because OMSimulator 3's Python API looks every declared solver up by name once a
+    // user gives a component a solver; no component uses it (see the module documentation).
+    xml.push_str(&format!("          <oms:SimulationInformation name=\"{OMS_SOLVER}\">\n"));
     xml.push_str(&format!(
         "            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{step}\" absoluteTolerance=\"1e-4\" relativeTolerance=\"1e-4\"/>\n"
     ));
@@ -534,7 +540,7 @@ to = "ball.f_0"
         // No named solver (OMSimulator 3 would make one strongly coupled Model Exchange system of
         // the components that use it), and no annotation on the components.
         assert_eq!(ssd.matches("<oms:SimulationInformation").count(), 1);
-        assert!(ssd.contains("          <oms:SimulationInformation>\n"));
+        assert!(ssd.contains("          <oms:SimulationInformation name=\"fixed_step\">\n"));
         assert!(!ssd.contains("method="));
         assert_eq!(ssd.matches("<ssd:Annotations>").count(), 1);
     }
