@@ -1,8 +1,8 @@
-"""Run the SSP archives of `cargo xtask ssp` in OMSimulator 3 and Ecos, and check each scenario's
+"""Run the SSP archives of `cargo xtask ssp` in OMSimulator 3, Ecos and libcosim, and check each scenario's
 figures as cosim checks them (`[[checks]]` of scenarios/<name>.toml, cosim/src/recording.rs).
 
-`cargo xtask importers` runs it with a Python that has ecospy and OMSimulator 3's Python package
-(built from its sources under target/tools); by hand:
+`cargo xtask importers` runs it with a Python that has ecospy, libcosimpy and OMSimulator 3's Python
+package (built from its sources under target/tools); by hand:
 
     python examples/python/ssp_importers.py target/ssp/*.ssp --engine ecos --markdown table.md
 
@@ -16,9 +16,12 @@ that run only. How each engine is driven, the way a user would:
 - Ecos (`ecospy.EcosSimulation(ssp_path=..., step_size=step)`): the step is the constructor's
   argument, the parameters the set named `initialValues` (`init(parameter_set=...)`: Ecos applies
   one set by name, gathered from every component), the results a CSV writer of the quantities.
+- libcosim (`libcosimpy.CosimExecution.from_ssp_file(path)`): the step from the SSD's
+  `osp:FixedStepAlgorithm`, the parameters from its bindings; the quantities read from a
+  last-value observer after every step.
 
-The step is the one the SSD states (`oms:FixedStepMaster stepSize`), the stop time its
-`ssd:DefaultExperiment`.
+The step is the one the SSD states (`oms:FixedStepMaster stepSize`; libcosim reads its own
+annotation of the same step), the stop time its `ssd:DefaultExperiment`.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ import numpy as np
 OMS_NAMESPACE = "https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd"
 SSD_NAMESPACE = "http://ssp-standard.org/SSP1/SystemStructureDescription"
 SSV_NAMESPACE = "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
-ENGINES = ("omsimulator", "ecos")
+ENGINES = ("omsimulator", "ecos", "libcosim")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -149,6 +152,36 @@ def run_ecos(ssp: pathlib.Path, experiment: Experiment, names: list[str], out: p
             raise ValueError(f"Ecos's result has no column {identifier}: {sorted(rows)}")
         columns[name] = rows[identifier]
     write_columns(out, columns)
+
+
+def run_libcosim(ssp: pathlib.Path, experiment: Experiment, names: list[str], out: pathlib.Path) -> None:
+    from libcosimpy.CosimExecution import CosimExecution
+    from libcosimpy.CosimLogging import CosimLogLevel, log_output_level
+    from libcosimpy.CosimObserver import CosimObserver
+
+    log_output_level(CosimLogLevel.ERROR)
+    if experiment.start_time != 0.0:
+        raise ValueError("libcosim's executions start at 0 here")
+    # libcosim takes the step from the SSD (osp:FixedStepAlgorithm) and the parameter bindings.
+    execution = CosimExecution.from_ssp_file(str(ssp))
+    observer = CosimObserver.create_last_value()
+    execution.add_observer(observer=observer)
+    slaves = {info.name.decode(): info.index for info in execution.slave_infos()}
+    readers = {0: observer.last_real_values, 1: observer.last_integer_values, 3: observer.last_boolean_values}
+    where = []
+    for name in names:
+        instance, variable = name.split(".", 1)
+        found = [v for v in execution.slave_variables(slaves[instance]) if v.name.decode() == variable]
+        if len(found) != 1 or found[0].type not in readers:
+            raise ValueError(f"libcosim has no readable variable {name}")
+        where.append((slaves[instance], found[0].reference, readers[found[0].type]))
+    rows = []
+    for k in range(1, experiment.steps + 1):
+        if not execution.step(1):
+            raise RuntimeError(f"libcosim failed at step {k}")
+        rows.append([k * experiment.step] + [float(read(slave, [reference])[0]) for slave, reference, read in where])
+    array = np.array(rows)
+    write_columns(out, {"time": array[:, 0]} | {name: array[:, i + 1] for i, name in enumerate(names)})
 
 
 def read_csv(path: pathlib.Path) -> dict[str, np.ndarray]:
@@ -278,7 +311,7 @@ def main() -> int:
         experiment = read_experiment(ssp)
         with open(scenario_file(experiment.name, args.scenarios), "rb") as f:
             names = quantities(tomllib.load(f).get("checks", []))
-        {"omsimulator": run_omsimulator, "ecos": run_ecos}[engine](ssp, experiment, names, pathlib.Path(out).resolve())
+        {"omsimulator": run_omsimulator, "ecos": run_ecos, "libcosim": run_libcosim}[engine](ssp, experiment, names, pathlib.Path(out).resolve())
         return 0
 
     rows = []

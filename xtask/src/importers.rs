@@ -1,6 +1,7 @@
-//! `cargo xtask importers`: every SSP archive of `cargo xtask ssp` in OMSimulator 3 and in Ecos,
-//! each scenario's checks evaluated as cosim evaluates them (examples/python/ssp_importers.py),
-//! and the table of engine, scenario, step and figures into target/importers/.
+//! `cargo xtask importers`: every SSP archive of `cargo xtask ssp` in OMSimulator 3, in Ecos and in
+//! libcosim (its SSP loader), each scenario's checks evaluated as cosim evaluates them
+//! (examples/python/ssp_importers.py), and the table of engine, scenario, step and figures into
+//! target/importers/.
 //!
 //! Not part of `cargo xtask test` or CI: OMSimulator has no package this project can install (its
 //! pip package downloads a native build at install time), so this command builds it from its
@@ -9,8 +10,8 @@
 //! be a local clone or mirror), checks out the commits without the test suite (a sparse checkout:
 //! the build does not need it), and builds with CMake (about 25 minutes on 2 cores). Nothing of
 //! it is committed. Ecos is the PyPI package `ecospy`, pinned, in its own virtual environment
-//! target/tools/importers-venv (with lxml, which OMSimulator's Python package needs); its native
-//! library needs Debian's libtbb12. Where the xtask runs as root, the Debian packages (cmake,
+//! target/tools/importers-venv (with libcosimpy, and lxml, which OMSimulator's Python package
+//! needs); its native library needs Debian's libtbb12. Where the xtask runs as root, the Debian packages (cmake,
 //! g++, git, libtbb12) install themselves.
 
 use std::fs;
@@ -28,12 +29,12 @@ pub const OMSIMULATOR_3RDPARTY_COMMIT: &str = "1168b8e255c1d57563a5f90ae31df2ba6
 const OMSIMULATOR_GIT: &str = "https://github.com/OpenModelica/OMSimulator.git";
 const OMSIMULATOR_3RDPARTY_GIT: &str = "https://github.com/OpenModelica/OMSimulator-3rdParty.git";
 /// The Python packages of the importers' environment.
-const REQUIREMENTS: [&str; 3] = ["ecospy==0.7.2", "lxml==6.1.3", "numpy==2.4.6"];
+const REQUIREMENTS: [&str; 4] = ["ecospy==0.7.2", "libcosimpy==0.0.6", "lxml==6.1.3", "numpy==2.4.6"];
 /// Where Debian's libtbb12 puts the library Ecos loads.
 const LIBTBB: &str = "/usr/lib/x86_64-linux-gnu/libtbb.so.12";
 
 /// The engines `ssp_importers.py` knows.
-pub const ENGINES: [&str; 2] = ["omsimulator", "ecos"];
+pub const ENGINES: [&str; 3] = ["omsimulator", "ecos", "libcosim"];
 
 fn tools() -> PathBuf {
     target_dir().join("tools")

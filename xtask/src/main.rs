@@ -23,7 +23,8 @@
 //! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
 //!   not part of `test` or CI.
 //! - `importers [--engine NAME]...`: every SSP in OMSimulator 3 (built from its sources under
-//!   target/tools on first use) and Ecos, with the scenarios' checks; not part of `test` or CI.
+//!   target/tools on first use), Ecos and libcosim, with the scenarios' checks; not part of `test`
+//!   or CI.
 
 mod apt;
 mod bench;
@@ -89,8 +90,8 @@ commands:
   venv               create target/venv with tests/python/requirements.txt
   fuzz [--seconds N] run the c_api fuzz target (fuzz/README.md) for N seconds (default 300);
                      needs the nightly toolchain, installs cargo-fuzz when missing; not in CI
-  importers [--engine omsimulator|ecos]...
-                     fmu --host, ssp, then every SSP in OMSimulator 3 and Ecos with each
+  importers [--engine omsimulator|ecos|libcosim]...
+                     fmu --host, ssp, then every SSP in OMSimulator 3, Ecos and libcosim with each
                      scenario's checks; the table into target/importers/table.md. OMSimulator
                      is built from its sources under target/tools on first use (about 25
                      minutes; OMSIMULATOR_GIT, OMSIMULATOR_3RDPARTY_GIT: where to clone from);
