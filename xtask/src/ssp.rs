@@ -537,12 +537,13 @@ to = "ball.f_0"
         assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5">"#));
         assert!(ssd.contains(r#"<osp:FixedStepAlgorithm baseStepSize="0.0001"/>"#));
         assert!(ssd.contains(r#"<oms:FixedStepMaster description="oms-ma" stepSize="0.0001""#));
-        // No named solver (OMSimulator 3 would make one strongly coupled Model Exchange system of
-        // the components that use it), and no annotation on the components.
+        // The system declares a solver by name alone, and no component uses one (OMSimulator 3
+        // would make one strongly coupled Model Exchange system of the components that do): the
+        // only annotations are the system's and the default experiment's.
         assert_eq!(ssd.matches("<oms:SimulationInformation").count(), 1);
         assert!(ssd.contains("          <oms:SimulationInformation name=\"fixed_step\">\n"));
         assert!(!ssd.contains("method="));
-        assert_eq!(ssd.matches("<ssd:Annotations>").count(), 1);
+        assert_eq!(ssd.matches("<ssd:Annotations>").count(), 2);
     }
 
     #[test]
