@@ -147,7 +147,7 @@ fn ensure_omsimulator() -> Result<PathBuf> {
 }
 
 /// The folder holding the installed package `OMSimulator` (its library folder: lib, or
-/// lib/<multiarch> on Debian), whose `capi.py` finds libOMSimulator.so beside the package.
+/// `lib/<multiarch>` on Debian), whose `capi.py` finds libOMSimulator.so beside the package.
 fn python_package_parent(install: &Path) -> Option<PathBuf> {
     let lib = install.join("lib");
     let mut candidates = vec![lib.clone()];
