@@ -283,13 +283,16 @@ def run_one(engine: str, ssp: pathlib.Path, scenarios: pathlib.Path, timeout: fl
 
 
 def markdown(rows: list[dict]) -> str:
+    def cell(text: str) -> str:
+        return str(text).replace("|", "\\|")
+
     lines = ["| engine | scenario | step [s] | check | obtained | wanted | holds |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in rows:
         if row["error"]:
-            lines.append(f"| {row['engine']} | {row['scenario']} | {row['step']:g} | (no run) | {row['error']} | | no |")
+            lines.append(f"| {row['engine']} | {row['scenario']} | {row['step']:g} | (no run) | {cell(row['error'])} | | no |")
         for check in row["checks"]:
             lines.append(
-                f"| {row['engine']} | {row['scenario']} | {row['step']:g} | {check['name']} | {check['obtained']:.6g} | {check['wanted']} | {'yes' if check['passed'] else '**no**'} |"
+                f"| {row['engine']} | {row['scenario']} | {row['step']:g} | {cell(check['name'])} | {check['obtained']:.6g} | {check['wanted']} | {'yes' if check['passed'] else '**no**'} |"
             )
     return "\n".join(lines) + "\n"
 
