@@ -637,3 +637,39 @@ fn set_debug_logging_refuses_unknown_empty_and_null_categories_by_name() {
     assert_eq!(unsafe { fmi3SetDebugLogging(fmu.instance, true, 1, categories.as_ptr()) }, Status::Error);
     assert!(fmu.last_message().contains("categories[0] is a null pointer"), "{}", fmu.last_message());
 }
+
+/// Model Exchange has no DoStep: there the first completed integrator step (`step_event`) ends
+/// the zero-force answer to an all-zero quaternion, and until then the slots report no point.
+#[test]
+fn in_model_exchange_an_all_zero_quaternion_is_unconnected_until_the_first_completed_step() {
+    use contact_force::model::{Model, EMPTY_SLOT_SEPARATION};
+    let mut model = Model::default();
+    model.inputs.frame_b.r_0 = [0.0, 0.0, 0.099];
+    model.inputs.frame_b.q = [0.0; 4];
+    model.inputs_changed();
+    model.initialize().unwrap();
+    assert_eq!(model.update_outputs().unwrap().normal_force, 0.0);
+    let locals = model.update_locals().unwrap();
+    assert!(locals.separation.iter().all(|s| *s == EMPTY_SLOT_SEPARATION), "{:?}", locals.separation);
+    assert!(locals.deflection_rate.iter().flatten().all(|r| *r == 0.0));
+    assert!(!model.update_discrete_states().unwrap());
+    let warnings: Vec<String> = model.take_warnings().collect();
+    assert_eq!(warnings.iter().filter(|w| w.contains("frame_b.q = [0, 0, 0, 0]")).count(), 1, "{warnings:?}");
+    // The importer sets the pose: the contact answers at once (1 mm deep: a force).
+    model.inputs.frame_b.q = [1.0, 0.0, 0.0, 0.0];
+    model.inputs_changed();
+    assert!(model.update_outputs().unwrap().normal_force > 0.0);
+    assert!(model.update_locals().unwrap().separation[0] < 0.0);
+    // The first completed integrator step; from then on a zero quaternion is an error.
+    model.step_event().unwrap();
+    model.inputs.frame_b.q = [0.0; 4];
+    model.inputs_changed();
+    let error = model.update_outputs().unwrap_err().to_string();
+    assert!(error.contains("frame_b.q") && error.contains("is zero"), "{error}");
+    // A completed step taken while the quaternion is still zero is an error too.
+    let mut model = Model::default();
+    model.inputs.frame_b.q = [0.0; 4];
+    model.initialize().unwrap();
+    assert_eq!(model.update_outputs().unwrap().normal_force, 0.0);
+    assert!(model.step_event().unwrap_err().to_string().contains("frame_b.q"));
+}
