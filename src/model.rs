@@ -99,6 +99,9 @@ pub struct Model {
     unconnected: bool,
     /// The warning about a not yet connected quaternion was given.
     warned_unconnected: bool,
+    /// `body_a.mobility`, `body_b.mobility`: each body's 6x6 mobility at its frame origin, the
+    /// upper triangle row by row, as a body FMU gives it (all zero: not given).
+    pub mobility: [[f64; crate::physics::mobility::MOBILITY_VALUES]; 2],
 }
 
 impl Default for Model {
@@ -125,6 +128,7 @@ impl Default for Model {
             started: false,
             unconnected: false,
             warned_unconnected: false,
+            mobility: [[0.0; crate::physics::mobility::MOBILITY_VALUES]; 2],
         }
     }
 }
