@@ -92,6 +92,13 @@ pub struct Model {
     input_derivatives: [f64; INPUT_COUNT],
     /// `coupling.mode = StepAverage`: what carries over from step to step (model/coupling.rs).
     coupling: Coupling,
+    /// The first DoStep (or, in Model Exchange, the first completed integrator step) has begun:
+    /// from then on an all-zero quaternion input is an error (see [`Model::unconnected`]).
+    started: bool,
+    /// The outputs are the zero force of an input not yet connected ([`Model::unconnected`]).
+    unconnected: bool,
+    /// The warning about a not yet connected quaternion was given.
+    warned_unconnected: bool,
     /// `body_a.mobility`, `body_b.mobility`: each body's 6x6 mobility at its frame origin, the
     /// upper triangle row by row, as a body FMU gives it (all zero: not given).
     pub mobility: [[f64; crate::physics::mobility::MOBILITY_VALUES]; 2],
@@ -118,6 +125,9 @@ impl Default for Model {
             locals: Locals::default(),
             input_derivatives: [0.0; INPUT_COUNT],
             coupling: Coupling::default(),
+            started: false,
+            unconnected: false,
+            warned_unconnected: false,
             mobility: [[0.0; crate::physics::mobility::MOBILITY_VALUES]; 2],
         }
     }
@@ -187,8 +197,12 @@ impl Model {
     /// [`Model::update_outputs`] where the outputs are stale: one evaluation of the block.
     fn evaluate_outputs(&mut self) -> Result<(), ModelError> {
         self.build_block().map_err(ModelError::Parameter)?;
-        let block = self.block.as_ref().expect("block built above");
         self.evaluations += 1;
+        if self.unconnected() {
+            self.outputs_valid = true;
+            return Ok(());
+        }
+        let block = self.block.as_ref().expect("block built above");
         let notes = match block.step_average_setup() {
             None => {
                 let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
@@ -210,6 +224,44 @@ impl Model {
         }
         self.outputs_valid = true;
         Ok(())
+    }
+
+    /// Before the first step, an all-zero quaternion input means that the master has not yet
+    /// passed the body's pose along its connection (it evaluates in initialisation mode from
+    /// connectors that start at 0): the outputs are then zero force, with one warning naming the
+    /// input, and the block is not evaluated. From the first step on it is the block's error
+    /// (interface.md, "Co-simulation semantics").
+    fn unconnected(&mut self) -> bool {
+        let input = if self.started { None } else { self.inputs.unconnected_quaternion() };
+        self.unconnected = input.is_some();
+        let Some(name) = input else { return false };
+        self.outputs = Outputs::default();
+        if !self.warned_unconnected {
+            self.warned_unconnected = true;
+            self.warnings.push(format!(
+                "{name} = [0, 0, 0, 0] before the first step: taken as not yet connected, the outputs are zero force \
+                 until it is set; from the first step on a zero quaternion is an error"
+            ));
+        }
+        true
+    }
+
+    /// The first DoStep or completed integrator step begins: the zero-force answer to an
+    /// all-zero quaternion ends, and outputs computed under it are stale.
+    fn start(&mut self) {
+        if !self.started {
+            self.started = true;
+            if self.unconnected {
+                self.unconnected = false;
+                self.outputs_valid = false;
+            }
+        }
+    }
+
+    /// The outputs are the zero force of a quaternion input not yet connected (before the first
+    /// step): Model Exchange then reports no contact point in any slot.
+    fn is_unconnected(&self) -> bool {
+        self.unconnected
     }
 
     fn note(&mut self, notes: Notes) {
@@ -234,6 +286,7 @@ impl Model {
     /// their point states over the step, and the outputs then belong to `time + step`. A step
     /// whose results are not finite leaves the state as it was.
     pub fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
+        self.start();
         if let Some(setup) = self.build_block().map_err(ModelError::Parameter)?.step_average_setup() {
             let setup = *setup;
             // do_step_average changes the point states and the drift only once nothing can fail;
@@ -504,7 +557,7 @@ impl fmi_export::FmuModel for Model {
          <h2>Conventions</h2>\n<ul>\n\
          <li>SI units everywhere. W is the world frame; every vector input and output is resolved in W.</li>\n\
          <li>Quaternions are (w, x, y, z), scalar first, and rotate body-frame vectors into W. The block normalises \
-         them; a norm off by more than 1e-3 logs a warning, a zero or non-finite quaternion is an error.</li>\n\
+         them; a norm off by more than 1e-3 logs a warning, a zero or non-finite quaternion is an error (an all-zero one before the first step is an input not yet connected: zero force and one warning).</li>\n\
          <li>The contact normal <code>contact.n_0</code> points from A toward B.</li>\n\
          <li><code>contact.separation</code> is positive when the geometries are apart and negative (the deepest \
          penetration) when they overlap.</li>\n\

@@ -67,38 +67,83 @@ fn every_non_finite_input_is_refused_naming_the_variable_and_the_value() {
 
 #[test]
 fn zero_and_degenerate_quaternions_are_errors_naming_the_frame() {
-    let degenerate: [[f64; 4]; 4] = [[0.0; 4], [-0.0, 0.0, -0.0, 0.0], [1e-13, 0.0, 0.0, 0.0], [1e-320, 1e-320, 0.0, 0.0]];
+    // All-zero quaternions are an error from the first DoStep on (before it they are a connector
+    // the master has not yet set: see the next test); tiny nonzero ones are an error always.
+    let zero: [[f64; 4]; 2] = [[0.0; 4], [-0.0, 0.0, -0.0, 0.0]];
+    let tiny: [[f64; 4]; 2] = [[1e-13, 0.0, 0.0, 0.0], [1e-320, 1e-320, 0.0, 0.0]];
     for frame in ["frame_a", "frame_b"] {
-        for q in degenerate {
-            // Through a get of the outputs...
+        for q in zero.iter().chain(&tiny) {
+            // Through a get of the outputs, after a first step...
             let fmu = stepping();
-            assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), &q), Status::Ok);
+            assert_eq!(fmu.do_step(0.0, 1e-3).0, Status::Ok, "{:?}", fmu.messages());
+            assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), q), Status::Ok);
             let (status, _) = fmu.try_outputs();
             assert_eq!(status, Status::Error, "{frame}.q = {q:?}");
             assert!(fmu.last_message().contains(&format!("{frame}.q")), "{:?}", fmu.messages());
-            // ...and through DoStep.
+            // ...through the first DoStep...
             let fmu = stepping();
-            assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), &q), Status::Ok);
+            assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), q), Status::Ok);
             assert_eq!(fmu.do_step(0.0, 1e-3).0, Status::Error, "{frame}.q = {q:?}");
             let message = fmu.last_message();
             assert!(message.contains("fmi3DoStep") && message.contains(&format!("{frame}.q")), "{message}");
             no_internal_error(&fmu);
         }
+        // ...and, for the tiny ones, through a get before any step.
+        for q in tiny {
+            let fmu = stepping();
+            assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), &q), Status::Ok);
+            assert_eq!(fmu.try_outputs().0, Status::Error, "{frame}.q = {q:?}");
+            assert!(fmu.last_message().contains(&format!("{frame}.q")), "{:?}", fmu.messages());
+        }
     }
 }
 
 #[test]
-fn a_quaternion_too_large_to_normalise_is_refused_as_such() {
+fn an_all_zero_quaternion_before_the_first_step_is_an_unconnected_input_with_zero_force_and_one_warning() {
+    for frame in ["frame_a", "frame_b"] {
+        // A master that evaluates in initialisation mode from connectors that start at 0.
+        let fmu = Fmu::new();
+        // SAFETY: a live instance.
+        assert_eq!(unsafe { fmi3EnterInitializationMode(fmu.instance, false, 0.0, 0.0, false, 0.0) }, Status::Ok);
+        base_inputs(&fmu);
+        assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), &[0.0; 4]), Status::Ok);
+        for _ in 0..3 {
+            let (status, values) = fmu.try_get_floats(&vrs("frame_a.f_0", 3).into_iter().chain(vrs("frame_b.f_0", 3)).chain(vrs("frame_b.t_0", 3)).collect::<Vec<_>>());
+            assert_eq!(status, Status::Ok, "{:?}", fmu.messages());
+            assert!(values.iter().all(|x| *x == 0.0), "{frame}: {values:?}");
+            assert_eq!(fmu.get_float("contact.normal_force"), 0.0);
+        }
+        let warnings: Vec<String> = fmu.messages().into_iter().filter(|m| m.contains(&format!("{frame}.q = [0, 0, 0, 0]"))).collect();
+        assert_eq!(warnings.len(), 1, "one warning naming the input: {:?}", fmu.messages());
+        assert!(warnings[0].contains("not yet connected"), "{}", warnings[0]);
+        // SAFETY: a live instance.
+        assert_eq!(unsafe { fmi3ExitInitializationMode(fmu.instance) }, Status::Ok, "{:?}", fmu.messages());
+        // Still before the first step: zero force.
+        assert_eq!(fmu.get_float("contact.normal_force"), 0.0);
+        // The master connects the body (1 mm into the plane, approaching): the force appears at
+        // once, and the step is taken.
+        base_inputs(&fmu);
+        assert!(fmu.get_float("contact.normal_force") > 0.0, "{:?}", fmu.messages());
+        assert_eq!(fmu.do_step(0.0, 1e-4).0, Status::Ok, "{:?}", fmu.messages());
+        assert!(fmu.get_float("contact.normal_force") > 0.0);
+        // From the first step on, a zero quaternion is an error naming the input.
+        assert_eq!(fmu.set_floats(&vrs(&format!("{frame}.q"), 4), &[0.0; 4]), Status::Ok);
+        assert_eq!(fmu.try_outputs().0, Status::Error);
+        assert!(fmu.last_message().contains(&format!("{frame}.q")) && fmu.last_message().contains("is zero"), "{}", fmu.last_message());
+        no_internal_error(&fmu);
+    }
+    // A DoStep taken with the quaternion still zero is an error, even when outputs were read
+    // before it under the zero-force rule.
     let fmu = stepping();
-    assert_eq!(fmu.set_floats(&vrs("frame_b.q", 4), &[1e200, 0.0, 0.0, 1e200]), Status::Ok);
-    assert_eq!(fmu.try_outputs().0, Status::Error);
-    let message = fmu.last_message();
-    assert!(message.contains("frame_b.q") && message.contains("too large to normalise"), "{message}");
-    // A zero one says that it is zero, and a NaN one that a component is not finite.
-    let fmu = stepping();
-    assert_eq!(fmu.set_floats(&vrs("frame_a.q", 4), &[0.0; 4]), Status::Ok);
-    assert_eq!(fmu.try_outputs().0, Status::Error);
-    assert!(fmu.last_message().contains("is zero"), "{}", fmu.last_message());
+    assert_eq!(fmu.set_floats(&vrs("frame_b.q", 4), &[0.0; 4]), Status::Ok);
+    assert_eq!(fmu.get_float("contact.normal_force"), 0.0);
+    assert_eq!(fmu.do_step(0.0, 1e-3).0, Status::Error);
+    assert!(fmu.last_message().contains("frame_b.q"), "{}", fmu.last_message());
+    // Reset starts over: zero force again before the first step.
+    assert_eq!(fmu.reset(), Status::Ok);
+    assert_eq!(fmu.initialize(), Status::Ok);
+    assert_eq!(fmu.set_floats(&vrs("frame_b.q", 4), &[0.0; 4]), Status::Ok);
+    assert_eq!(fmu.get_float("contact.normal_force"), 0.0);
 }
 
 /// One configuration of laws and shapes for the sweeps: (normal law, friction law, box for B).
@@ -591,4 +636,40 @@ fn set_debug_logging_refuses_unknown_empty_and_null_categories_by_name() {
     // SAFETY: the null entry is what is tested; the FMU checks it.
     assert_eq!(unsafe { fmi3SetDebugLogging(fmu.instance, true, 1, categories.as_ptr()) }, Status::Error);
     assert!(fmu.last_message().contains("categories[0] is a null pointer"), "{}", fmu.last_message());
+}
+
+/// Model Exchange has no DoStep: there the first completed integrator step (`step_event`) ends
+/// the zero-force answer to an all-zero quaternion, and until then the slots report no point.
+#[test]
+fn in_model_exchange_an_all_zero_quaternion_is_unconnected_until_the_first_completed_step() {
+    use contact_force::model::{Model, EMPTY_SLOT_SEPARATION};
+    let mut model = Model::default();
+    model.inputs.frame_b.r_0 = [0.0, 0.0, 0.099];
+    model.inputs.frame_b.q = [0.0; 4];
+    model.inputs_changed();
+    model.initialize().unwrap();
+    assert_eq!(model.update_outputs().unwrap().normal_force, 0.0);
+    let locals = model.update_locals().unwrap();
+    assert!(locals.separation.iter().all(|s| *s == EMPTY_SLOT_SEPARATION), "{:?}", locals.separation);
+    assert!(locals.deflection_rate.iter().flatten().all(|r| *r == 0.0));
+    assert!(!model.update_discrete_states().unwrap());
+    let warnings: Vec<String> = model.take_warnings().collect();
+    assert_eq!(warnings.iter().filter(|w| w.contains("frame_b.q = [0, 0, 0, 0]")).count(), 1, "{warnings:?}");
+    // The importer sets the pose: the contact answers at once (1 mm deep: a force).
+    model.inputs.frame_b.q = [1.0, 0.0, 0.0, 0.0];
+    model.inputs_changed();
+    assert!(model.update_outputs().unwrap().normal_force > 0.0);
+    assert!(model.update_locals().unwrap().separation[0] < 0.0);
+    // The first completed integrator step; from then on a zero quaternion is an error.
+    model.step_event().unwrap();
+    model.inputs.frame_b.q = [0.0; 4];
+    model.inputs_changed();
+    let error = model.update_outputs().unwrap_err().to_string();
+    assert!(error.contains("frame_b.q") && error.contains("is zero"), "{error}");
+    // A completed step taken while the quaternion is still zero is an error too.
+    let mut model = Model::default();
+    model.inputs.frame_b.q = [0.0; 4];
+    model.initialize().unwrap();
+    assert_eq!(model.update_outputs().unwrap().normal_force, 0.0);
+    assert!(model.step_event().unwrap_err().to_string().contains("frame_b.q"));
 }

@@ -9,9 +9,10 @@ otherwise leaves the run to `simulate_ssp`:
 2. It ignores `ssd:DefaultExperiment` (stop time 1 s and 100 steps by default) and SSP 1.0 has no
    element for the communication step: `read_experiment` reads the start and stop times and the
    step of OMSimulator's annotation `oms:FixedStepMaster stepSize`, which `cargo xtask ssp` writes.
-3. It starts every connector at 0.0 and exchanges nothing before the first step, so the contact
-   would first see a body at the origin with the quaternion (0, 0, 0, 0), which ContactForce
-   refuses, and the body would then get that contact's force. `simulate` adds the initial exchange
+3. It starts every connector at 0.0 and exchanges nothing before the first step, so the contact's
+   first step would take a body at the origin with the quaternion (0, 0, 0, 0) (before the first
+   step ContactForce answers it with zero force and a warning, an input not yet connected; a step
+   taken with it is an error), and the body would then get that contact's force. `simulate` adds the initial exchange
    after the last FMU is initialised: outputs are read, passed along the connections and set as
    inputs, as many times as there are components, so that a feedthrough FMU's outputs (the forces)
    come from its connected inputs (the poses) at the start time.

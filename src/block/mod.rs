@@ -61,6 +61,21 @@ impl Inputs {
     pub fn of_frames(frame_a: Frame, frame_b: Frame) -> Inputs {
         Inputs { frame_a, frame_b, provided: Default::default() }
     }
+
+    /// The name of the first orientation input whose four components are all zero (`frame_a.q`,
+    /// then `frame_b.q`): the value a master's connector has before the master passes the body's
+    /// output along (interface.md, "Co-simulation semantics"). A quaternion of tiny but nonzero
+    /// components is not this: it stays an error.
+    pub fn unconnected_quaternion(&self) -> Option<&'static str> {
+        let zero = |q: &[f64; 4]| q.iter().all(|x| *x == 0.0);
+        if zero(&self.frame_a.q) {
+            Some("frame_a.q")
+        } else if zero(&self.frame_b.q) {
+            Some("frame_b.q")
+        } else {
+            None
+        }
+    }
 }
 
 /// Force \[N\] and torque (N.m) about the body frame origin, resolved in W.

@@ -46,8 +46,12 @@ impl Model {
     /// The point of each slot, evaluated for the current inputs and states.
     fn slot_forces(&mut self) -> Result<[Option<PointForce>; POINT_OUTPUTS], ModelError> {
         self.update_outputs()?;
-        let block = self.block.as_ref().expect("update_outputs built the block");
         let mut forces = [None; POINT_OUTPUTS];
+        if self.is_unconnected() {
+            // Zero force before the first step (Model::unconnected): no point in any slot.
+            return Ok(forces);
+        }
+        let block = self.block.as_ref().expect("update_outputs built the block");
         block.slot_forces(&self.inputs, &mut self.scratch, &self.states, &mut forces).map_err(ModelError::Input)?;
         Ok(forces)
     }
@@ -106,6 +110,7 @@ impl Model {
 
     /// After an integrator step: true when a slot needs Event Mode (a step event).
     pub fn step_event(&mut self) -> Result<bool, ModelError> {
+        self.start();
         let forces = self.slot_forces()?;
         let laws = *self.block.as_ref().expect("built").laws();
         Ok(forces.iter().enumerate().any(|(i, force)| force.as_ref().is_some_and(|at| point_events::needs_event(at, &laws, &self.states[i]))))

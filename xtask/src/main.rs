@@ -22,6 +22,9 @@
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
 //! - `fuzz [--seconds N]`: run the `c_api` fuzz target (fuzz/, nightly, cargo-fuzz) for N seconds;
 //!   not part of `test` or CI.
+//! - `importers [--engine NAME]...`: every SSP in OMSimulator 3 (built from its sources under
+//!   target/tools on first use), Ecos and libcosim, with the scenarios' checks; not part of `test`
+//!   or CI.
 
 mod apt;
 mod bench;
@@ -31,6 +34,7 @@ mod docs;
 mod emulated;
 mod fmu;
 mod fuzz;
+mod importers;
 mod macho;
 mod models;
 mod pe;
@@ -85,7 +89,13 @@ commands:
                      bench --table: only the table of the last results)
   venv               create target/venv with tests/python/requirements.txt
   fuzz [--seconds N] run the c_api fuzz target (fuzz/README.md) for N seconds (default 300);
-                     needs the nightly toolchain, installs cargo-fuzz when missing; not in CI";
+                     needs the nightly toolchain, installs cargo-fuzz when missing; not in CI
+  importers [--engine omsimulator|ecos|libcosim]...
+                     fmu --host, ssp, then every SSP in OMSimulator 3, Ecos and libcosim with each
+                     scenario's checks; the table into target/importers/table.md. OMSimulator
+                     is built from its sources under target/tools on first use (about 25
+                     minutes; OMSIMULATOR_GIT, OMSIMULATOR_3RDPARTY_GIT: where to clone from);
+                     not in test or CI";
 
 #[derive(Debug)]
 enum Task {
@@ -100,6 +110,7 @@ enum Task {
     Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Fuzz { seconds: u64 },
+    Importers { engines: Vec<String> },
     Help,
 }
 
@@ -133,6 +144,9 @@ fn parse(args: &[String]) -> Result<Task> {
         ["fuzz", "--seconds", n] => {
             n.parse().map(|seconds| Task::Fuzz { seconds }).map_err(|_| format!("--seconds {n}: not a whole number of seconds"))
         }
+        ["importers", rest @ ..] if rest.len() % 2 == 0 && rest.chunks(2).all(|pair| pair[0] == "--engine") => {
+            Ok(Task::Importers { engines: rest.chunks(2).map(|pair| pair[1].to_string()).collect() })
+        }
         [] | ["help"] | ["-h"] | ["--help"] => Ok(Task::Help),
         _ => Err(format!("unknown arguments: {}\n\n{USAGE}", args.join(" "))),
     }
@@ -154,6 +168,7 @@ fn main() -> ExitCode {
         Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
         Task::Fuzz { seconds } => fuzz::run(seconds),
+        Task::Importers { engines } => importers::run_all(&engines),
         Task::Help => {
             println!("{USAGE}");
             Ok(())
@@ -308,6 +323,9 @@ mod tests {
         assert!(matches!(parse(&args("fuzz")), Ok(Task::Fuzz { seconds: fuzz::DEFAULT_SECONDS })));
         assert!(matches!(parse(&args("fuzz --seconds 1500")), Ok(Task::Fuzz { seconds: 1500 })));
         assert!(parse(&args("fuzz --seconds soon")).unwrap_err().contains("--seconds soon"));
+        assert!(matches!(parse(&args("importers")), Ok(Task::Importers { engines }) if engines.is_empty()));
+        assert!(matches!(parse(&args("importers --engine ecos")), Ok(Task::Importers { engines }) if engines == ["ecos"]));
+        assert!(parse(&args("importers ecos")).is_err());
         assert!(matches!(parse(&args("")), Ok(Task::Help)));
         assert!(parse(&args("codegen --force")).unwrap_err().contains("unknown arguments: codegen --force"));
     }

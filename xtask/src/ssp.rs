@@ -17,17 +17,25 @@
 //!   a start value, which SSP allows for inputs ("any initial values in the FMU which are legal to
 //!   change"), and it gets no connector: FMPy 0.3.32 requires every input connector to be connected.
 //!   Enumerations are written as `ssv:Integer` item numbers (FMI 2 enumerations are Integer-valued;
-//!   FMPy converts the value with `int()`);
-//! - `ssd:DefaultExperiment` with the start and stop time; the communication step in OMSimulator's
-//!   vendor annotation, since SSP 1.0 has no standard element for it, in the two forms that
-//!   OMSimulator's importers read (docs/src/importers-notes.md): the system's
-//!   `oms:SimulationInformation name="fixed_step" method="oms_ma" fixedStepSize="..."` (a named
-//!   solver of OMSimulator 3's Python SSD import, `utils.parseSimulationInformation`: every
-//!   attribute is a solver setting) assigned to each component by its own `oms:SimulationInformation
-//!   name="fixed_step"` (a component without one gets OMSimulator's default `oms_ma` at 1 ms), and
-//!   inside it the `oms:FixedStepMaster stepSize` child that the C++ importer of OMSimulator 2
-//!   (`SystemWC::importFromSSD_SimulationInformation`) reads and that makes the system a
-//!   co-simulation (weakly coupled) system there.
+//!   FMPy converts the value with `int()`). Every component's set has the one name
+//!   [`PARAMETER_SET`]: Ecos gathers the sets of all components by name and applies one name at
+//!   initialisation (`EcosSimulation.init(parameter_set=...)`), so a set named after its component
+//!   would reach that component alone;
+//! - `ssd:DefaultExperiment` with the start and stop time; the communication step, which SSP 1.0
+//!   has no element for, in OMSimulator's vendor annotation on the system:
+//!   `oms:SimulationInformation name="fixed_step"` (a name and nothing else: a solver that no
+//!   component uses) with the `oms:FixedStepMaster stepSize` child that the C++ SSD
+//!   importer (`SystemWC::importFromSSD_SimulationInformation`) reads, making the system a weakly
+//!   coupled co-simulation system there, and that `examples/python/ssp_fmpy.py` reads; and in
+//!   the Open Simulation Platform's annotation of `ssd:DefaultExperiment`
+//!   (`osp:FixedStepAlgorithm baseStepSize`), which libcosim's SSP loader reads. No
+//!   component names a solver: OMSimulator 3's Python SSD import puts the components that share a
+//!   named solver into one strongly coupled system, which imports the FMUs as Model Exchange
+//!   (StepAverage then does not apply, and OMSimulator 3.0.0-114 to -146 holds the connections
+//!   over each of its solver's steps: docs/src/importers-notes.md). Without one it
+//!   builds a weakly coupled system of co-simulation FMUs, whose step the SSD cannot set there
+//!   (its import reads no annotation for it: the user calls `setFixedStepSize`, as
+//!   `examples/python/ssp_importers.py` does).
 //!
 //! A tabulated (time-varying) input has no SSP 1.0 form: such a scenario is skipped with a message
 //! naming it when every scenario is exported, and refused when it is named on the command line.
@@ -48,11 +56,15 @@ const SSD_NAMESPACES: &str = concat!(
     r#"xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" "#,
     r#"xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" "#,
     r#"xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" "#,
-    r#"xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd""#,
+    r#"xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd" "#,
+    r#"xmlns:osp="http://opensimulationplatform.com/SSP/OSPAnnotations""#,
 );
 
-/// The name of the fixed-step solver that the system declares and every component uses
-/// (OMSimulator's named solvers).
+/// The name of every component's parameter set (see the module documentation: Ecos applies one
+/// set by name to all components).
+pub const PARAMETER_SET: &str = "initialValues";
+
+/// The name of the system's `oms:SimulationInformation`.
 const OMS_SOLVER: &str = "fixed_step";
 
 /// Where the archives go (target/ssp).
@@ -275,7 +287,7 @@ pub fn system_structure(
         let values = last_wins(&start_values[index]);
         if !values.is_empty() {
             xml.push_str("        <ssd:ParameterBindings>\n          <ssd:ParameterBinding>\n            <ssd:ParameterValues>\n");
-            xml.push_str(&format!("              <ssv:ParameterSet version=\"1.0\" name=\"{}\">\n", escape(name)));
+            xml.push_str(&format!("              <ssv:ParameterSet version=\"1.0\" name=\"{PARAMETER_SET}\">\n"));
             xml.push_str("                <ssv:Parameters>\n");
             for (variable, value) in values {
                 let value = parameter_value(value).map_err(|e| Refusal::Failed(format!("{name}.{variable}: {e}")))?;
@@ -284,10 +296,6 @@ pub fn system_structure(
             xml.push_str("                </ssv:Parameters>\n              </ssv:ParameterSet>\n");
             xml.push_str("            </ssd:ParameterValues>\n          </ssd:ParameterBinding>\n        </ssd:ParameterBindings>\n");
         }
-        // The solver of the system's annotation, by name (see the module documentation).
-        xml.push_str("        <ssd:Annotations>\n          <ssc:Annotation type=\"org.openmodelica\">\n            <oms:Annotations>\n");
-        xml.push_str(&format!("              <oms:SimulationInformation name=\"{OMS_SOLVER}\"/>\n"));
-        xml.push_str("            </oms:Annotations>\n          </ssc:Annotation>\n        </ssd:Annotations>\n");
         xml.push_str("      </ssd:Component>\n");
     }
     xml.push_str("    </ssd:Elements>\n");
@@ -306,17 +314,23 @@ pub fn system_structure(
     }
     xml.push_str("    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations>\n");
     let step = real(scenario.step).map_err(Refusal::Failed)?;
-    xml.push_str(&format!("          <oms:SimulationInformation name=\"{OMS_SOLVER}\" method=\"oms_ma\" fixedStepSize=\"{step}\">\n"));
+    // Named, because OMSimulator 3's Python API looks every declared solver up by name once a
+    // user gives a component a solver; no component uses it (see the module documentation).
+    xml.push_str(&format!("          <oms:SimulationInformation name=\"{OMS_SOLVER}\">\n"));
     xml.push_str(&format!(
         "            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{step}\" absoluteTolerance=\"1e-4\" relativeTolerance=\"1e-4\"/>\n"
     ));
     xml.push_str("          </oms:SimulationInformation>\n        </oms:Annotations>\n      </ssc:Annotation>\n    </ssd:Annotations>\n");
     xml.push_str("  </ssd:System>\n");
     xml.push_str(&format!(
-        "  <ssd:DefaultExperiment startTime=\"{}\" stopTime=\"{}\"/>\n",
+        "  <ssd:DefaultExperiment startTime=\"{}\" stopTime=\"{}\">\n",
         real(scenario.start_time).map_err(Refusal::Failed)?,
         real(scenario.stop_time).map_err(Refusal::Failed)?
     ));
+    // libcosim's SSP loader takes the step from the Open Simulation Platform's annotation.
+    xml.push_str("    <ssd:Annotations>\n      <ssc:Annotation type=\"com.opensimulationplatform\">\n");
+    xml.push_str(&format!("        <osp:Algorithm><osp:FixedStepAlgorithm baseStepSize=\"{step}\"/></osp:Algorithm>\n"));
+    xml.push_str("      </ssc:Annotation>\n    </ssd:Annotations>\n  </ssd:DefaultExperiment>\n");
     xml.push_str("</ssd:SystemStructureDescription>\n");
     Ok(xml)
 }
@@ -511,15 +525,25 @@ to = "ball.f_0"
     }
 
     #[test]
+    fn every_component_s_parameter_set_has_the_one_name_ecos_applies() {
+        let ssd = drop_ssd();
+        assert_eq!(ssd.matches("<ssv:ParameterSet ").count(), 2);
+        assert_eq!(ssd.matches(&format!(r#"<ssv:ParameterSet version="1.0" name="{PARAMETER_SET}">"#)).count(), 2);
+    }
+
+    #[test]
     fn the_experiment_and_the_step_are_written() {
         let ssd = drop_ssd();
-        assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5"/>"#));
+        assert!(ssd.contains(r#"<ssd:DefaultExperiment startTime="0.0" stopTime="0.5">"#));
+        assert!(ssd.contains(r#"<osp:FixedStepAlgorithm baseStepSize="0.0001"/>"#));
         assert!(ssd.contains(r#"<oms:FixedStepMaster description="oms-ma" stepSize="0.0001""#));
-        // OMSimulator 3: a named fixed-step solver with the step, and every component using it.
-        assert!(ssd.contains(r#"<oms:SimulationInformation name="fixed_step" method="oms_ma" fixedStepSize="0.0001">"#));
-        let components = ssd.matches("<ssd:Component ").count();
-        assert!(components >= 2);
-        assert_eq!(ssd.matches(r#"<oms:SimulationInformation name="fixed_step"/>"#).count(), components);
+        // The system declares a solver by name alone, and no component uses one (OMSimulator 3
+        // would make one strongly coupled Model Exchange system of the components that do): the
+        // only annotations are the system's and the default experiment's.
+        assert_eq!(ssd.matches("<oms:SimulationInformation").count(), 1);
+        assert!(ssd.contains("          <oms:SimulationInformation name=\"fixed_step\">\n"));
+        assert!(!ssd.contains("method="));
+        assert_eq!(ssd.matches("<ssd:Annotations>").count(), 2);
     }
 
     #[test]
