@@ -12,7 +12,7 @@
 //!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim), valgrind (memcheck) over a C
 //!   importer driving every host FMU binary, and the same importer on the Windows binaries under
 //!   wine and on the aarch64 Linux ones under qemu, compared with the host's outputs.
-//! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
+//! - `demo`: build the FMUs of the host platform (Linux x86-64; no other tool, no root), run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and
 //!   examples/python/step_sizes.py (FMPy).
 //! - `docs`: the user guide (docs/, an mdBook): the laws' plots, the link check, `mdbook build`
@@ -58,7 +58,7 @@ commands:
   codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
                      (--check: fail if the committed files differ from the generated ones)
   fmu [--host]       build target/fmu/<Model>-fmi2.fmu and <Model>-fmi3.fmu (ContactForce,
-                     RigidBody) with the binaries of Linux x86-64 and aarch64, Windows x86-64
+                     RigidBody, PlanarContact) with the binaries of Linux x86-64 and aarch64, Windows x86-64
                      and macOS x86-64 and arm64 (cargo zigbuild for glibc 2.17 and macOS,
                      mingw-w64 for Windows; installed on first use) and check each binary's
                      architecture, exports and libraries (--host: Linux x86-64 alone)
@@ -72,7 +72,7 @@ commands:
                      ones under qemu, their outputs compared with the host's
   valgrind           fmu, then the valgrind step of test alone
   emulated           fmu, then the wine and qemu step of test alone
-  demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
+  demo               fmu --host, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py and
                      step_sizes.py (FMPy)
   docs               the user guide: plots of the laws into docs/src/plots, a check of every
@@ -215,10 +215,11 @@ fn scenario_files() -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Builds the FMUs, runs every scenario through the co-simulation master (release build) into
-/// results/, then the FMPy example.
+/// Builds the host's FMUs (the demo runs nothing else, and the host build needs neither mingw-w64
+/// nor root), runs every scenario through the co-simulation master (release build) into results/,
+/// then the FMPy examples.
 fn demo() -> Result {
-    fmu::build(Selection::All)?;
+    fmu::build(Selection::Host)?;
     let scenarios = scenario_files()?;
     println!("==> running {} scenarios through the cosim master (results/: CSV, PNG)", scenarios.len());
     run(cargo()
