@@ -13,7 +13,7 @@ mod input_derivatives;
 pub use coupling::{Coupling, Drift};
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
 
-use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
+use crate::block::{Block, Frame, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
@@ -96,9 +96,14 @@ pub struct Model {
 
 impl Default for Model {
     fn default() -> Self {
+        let parameters = Parameters::default();
+        // At the start values B's sphere rests on A's plane: its centre one radius above it, so
+        // that a first evaluation with every value left alone shows touching bodies (no force),
+        // not a sphere sunk to its centre.
+        let frame_b = Frame { r_0: [0.0, 0.0, parameters.geometry_b.radius], ..Frame::default() };
         Model {
-            parameters: Parameters::default(),
-            inputs: Inputs::default(),
+            inputs: Inputs { frame_b, ..Inputs::default() },
+            parameters,
             outputs: Outputs::default(),
             time: 0.0,
             block: None,
