@@ -92,6 +92,9 @@ pub struct Model {
     input_derivatives: [f64; INPUT_COUNT],
     /// `coupling.mode = StepAverage`: what carries over from step to step (model/coupling.rs).
     coupling: Coupling,
+    /// The instance has the inputs of the laws provided by input: false in an instance of the
+    /// ContactForce FMU, which leaves them out (they are in ContactForceProvidedLaws).
+    provided_inputs: bool,
 }
 
 impl Default for Model {
@@ -120,6 +123,7 @@ impl Default for Model {
             locals: Locals::default(),
             input_derivatives: [0.0; INPUT_COUNT],
             coupling: Coupling::default(),
+            provided_inputs: true,
         }
     }
 }
@@ -160,6 +164,9 @@ impl Model {
 
     fn build_block(&mut self) -> Result<&Block, ParameterError> {
         if self.block.is_none() {
+            if !self.provided_inputs {
+                crate::block::refuse_provided_laws(&self.parameters, crate::variables::EXTENSION_NAME)?;
+            }
             let (block, warnings) = Block::new(&self.parameters, self.resources.as_deref())?;
             self.warnings.extend(warnings);
             if block.is_stateful() {
@@ -321,6 +328,13 @@ impl fmi_export::FmuModel for Model {
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
     const CAN_INTERPOLATE_INPUTS: bool = true;
     const MIGHT_RETURN_EARLY: bool = true;
+
+    const EXTENSION: Option<fmi_export::Extension> =
+        Some(fmi_export::Extension { name: crate::variables::EXTENSION_NAME, description: crate::variables::EXTENSION_DESCRIPTION });
+
+    fn set_extension(&mut self, extension: bool) {
+        self.provided_inputs = extension;
+    }
 
     fn build_table() -> fmi_export::table::Table<Model> {
         crate::variables::build()

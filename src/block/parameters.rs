@@ -508,6 +508,28 @@ fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterErr
     Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep }))
 }
 
+/// Refuses `normal.law` or `friction.law` = ProvidedByInput in an FMU without the provided
+/// forces' inputs: they are in the FMU `extension` (the same binary).
+pub fn refuse_provided_laws(parameters: &Parameters, extension: &str) -> Result<(), ParameterError> {
+    let laws = [
+        ("normal.law", parameters.normal.law, NormalLawKind::ProvidedByInput.value()),
+        ("friction.law", parameters.friction.law, FrictionLawKind::ProvidedByInput.value()),
+    ];
+    for (variable, value, provided) in laws {
+        if value == provided {
+            return Err(refuse(
+                variable,
+                format!("{value} (ProvidedByInput)"),
+                format!(
+                    "this FMU has no inputs for a law provided by input; the FMU {extension} (the same binary, \
+                     {extension}-fmi2.fmu and -fmi3.fmu) has them (contact.point[i].provided.*)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What the laws provided by input need: a slot for every point the pair can have, the
 /// instantaneous coupling (StepAverage evaluates the laws at sub-steps inside the block, where no
 /// input can answer), and a velocity-based friction law for the spin friction torque.

@@ -47,7 +47,7 @@ pub struct Fmu {
 
 impl Fmu {
     pub fn new() -> Fmu {
-        let fmu = Self::with_guid(variables::instantiation_token());
+        let fmu = Self::with_guid(variables::extension_token());
         assert!(!fmu.c.is_null(), "{:?}", fmu.messages());
         fmu
     }
