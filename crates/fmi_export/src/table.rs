@@ -51,7 +51,7 @@ impl Variability {
 
 /// An enumeration type as it appears in TypeDefinitions: constant data, so that a model's
 /// enumeration types can be plain statics that own no heap memory.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct EnumerationType {
     pub name: &'static str,
     pub description: &'static str,
@@ -452,7 +452,7 @@ pub enum VariableError {
     WrongType { name: String, declared: &'static str, requested: &'static str },
     NotSettable { name: String, why: &'static str },
     NotFinite { name: String, value: f64 },
-    NotAnItem { name: String, value: i64, ty: &'static str },
+    NotAnItem { name: String, value: i64, ty: &'static EnumerationType },
     Model(ModelError),
 }
 
@@ -465,7 +465,10 @@ impl std::fmt::Display for VariableError {
             }
             VariableError::NotSettable { name, why } => write!(f, "variable {name} cannot be set: {why}"),
             VariableError::NotFinite { name, value } => write!(f, "variable {name} = {value}: values must be finite"),
-            VariableError::NotAnItem { name, value, ty } => write!(f, "variable {name} = {value}: not an item of enumeration {ty}"),
+            VariableError::NotAnItem { name, value, ty } => {
+                let items: Vec<String> = ty.items.iter().map(|(item, item_name, _)| format!("{item} = {item_name}")).collect();
+                write!(f, "variable {name} = {value}: not an item of enumeration {} ({})", ty.name, items.join(", "))
+            }
             VariableError::Model(e) => write!(f, "{e}"),
         }
     }
@@ -724,7 +727,7 @@ impl<M: FmuModel> Table<M> {
         check_settable(s, phase)?;
         if let ValueType::Enumeration(ty) = s.variable.ty {
             if !ty.items.iter().any(|(item, _, _)| *item == value) {
-                return Err(VariableError::NotAnItem { name: s.name.clone(), value, ty: ty.name });
+                return Err(VariableError::NotAnItem { name: s.name.clone(), value, ty });
             }
         }
         let slot = access(model);
