@@ -15,8 +15,9 @@
 //! - `demo`: build the FMUs of the host platform (Linux x86-64; no other tool, no root), run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and
 //!   examples/python/step_sizes.py (FMPy).
-//! - `docs`: the user guide (docs/, an mdBook): the laws' plots, the link check, `mdbook build`
-//!   into target/book (mdbook installs itself under target/tools on first use).
+//! - `docs [--check]`: the user guide (docs/, an mdBook): the laws' plots (committed), the link
+//!   check, `mdbook build` into target/book (mdbook installs itself under target/tools on first
+//!   use); `--check`: fail if a committed plot is not what the code draws, or a link is broken.
 //! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
 //!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -75,9 +76,10 @@ commands:
   demo               fmu --host, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py and
                      step_sizes.py (FMPy)
-  docs               the user guide: plots of the laws into docs/src/plots, a check of every
-                     relative link and anchor of docs/src, then mdbook (installed into
-                     target/tools on first use) builds it into target/book
+  docs [--check]     the user guide: plots of the laws into docs/src/plots (committed), a check
+                     of every relative link and anchor of docs/src, then mdbook (installed into
+                     target/tools on first use) builds it into target/book (--check: fail if a
+                     committed plot differs from its drawing or a link is broken; no build)
   bench [--quick] [FILTER]
                      fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
                      and the table of time per evaluation and ratio to sphere-plane
@@ -96,7 +98,7 @@ enum Task {
     Valgrind,
     Emulated,
     Demo,
-    Docs,
+    Docs { check: bool },
     Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Fuzz { seconds: u64 },
@@ -117,7 +119,8 @@ fn parse(args: &[String]) -> Result<Task> {
         ["valgrind"] => Ok(Task::Valgrind),
         ["emulated"] => Ok(Task::Emulated),
         ["demo"] => Ok(Task::Demo),
-        ["docs"] => Ok(Task::Docs),
+        ["docs"] => Ok(Task::Docs { check: false }),
+        ["docs", "--check"] => Ok(Task::Docs { check: true }),
         ["venv"] => Ok(Task::Venv),
         ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
         ["bench", rest @ ..] => {
@@ -149,7 +152,8 @@ fn main() -> ExitCode {
         Task::Valgrind => fmu::build(Selection::All).and_then(|()| valgrind::check().map(|_| ())),
         Task::Emulated => fmu::build(Selection::All).and_then(|()| emulated::check().map(|_| ())),
         Task::Demo => demo(),
-        Task::Docs => docs::build(),
+        Task::Docs { check: false } => docs::build(),
+        Task::Docs { check: true } => docs::check(),
         Task::Bench { table_only: true, .. } => bench::print_table(),
         Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
@@ -172,6 +176,7 @@ fn main() -> ExitCode {
 fn test() -> Result {
     let root = root();
     step("(a) cargo xtask codegen --check", codegen::check)?;
+    step("(a) cargo xtask docs --check (the committed plots are the drawn ones)", docs::check)?;
     step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
     // Warnings are errors here so that a broken intra-doc link or an unescaped unit in brackets
     // fails the suite instead of piling up unseen.
@@ -300,7 +305,8 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
-        assert!(matches!(parse(&args("docs")), Ok(Task::Docs)));
+        assert!(matches!(parse(&args("docs")), Ok(Task::Docs { check: false })));
+        assert!(matches!(parse(&args("docs --check")), Ok(Task::Docs { check: true })));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
         assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
         assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));
