@@ -235,7 +235,7 @@ fn geometry(
     warnings: &mut Vec<String>,
 ) -> Result<(Shape, Pose), ParameterError> {
     let shape_name = format!("{prefix}.shape");
-    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, &not_an_item("shape", ShapeKind::ITEMS)))?;
+    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, not_an_item("shape", ShapeKind::ITEMS)))?;
     let name = |field: &str| format!("{prefix}.{field}");
     let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
     let size = |i: usize| -> Result<f64, ParameterError> {
@@ -301,7 +301,7 @@ fn geometry(
 /// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
 /// parameters the same).
 pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
-    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, &not_an_item("normal law", NormalLawKind::ITEMS)))?;
+    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, not_an_item("normal law", NormalLawKind::ITEMS)))?;
     let non_negative = |name: &str, x: f64| check(name, x, x >= 0.0, "must be >= 0");
     match kind {
         NormalLawKind::LinearSpringDamper => {
@@ -367,7 +367,7 @@ pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
             let e = p.restitution;
             check("normal.restitution", e, (0.0..=1.0).contains(&e), "must be in [0, 1]")?;
             let model = RestitutionModel::from_value(p.restitution_model)
-                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, &not_an_item("restitution model", RestitutionModel::ITEMS)))?;
+                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, not_an_item("restitution model", RestitutionModel::ITEMS)))?;
             if model == RestitutionModel::Flores {
                 check("normal.restitution", e, e > 0.0, "must be > 0 with normal.restitution_model = Flores (chi = 8 (1 - e) / (5 e v0))")?;
             }
@@ -399,7 +399,7 @@ fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), Param
 /// with the PlanarContact FMU.
 pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
     let kind =
-        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, &not_an_item("friction law", FrictionLawKind::ITEMS)))?;
+        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, not_an_item("friction law", FrictionLawKind::ITEMS)))?;
     match kind {
         FrictionLawKind::None => Ok(FrictionLaw::None),
         FrictionLawKind::SmoothStickSlip => {
@@ -477,7 +477,7 @@ pub struct StepAverageSetup {
 /// StepAverage's parameters checked: at least one body with mass, physical inertias, a sub-step.
 fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterError> {
     let c = &p.coupling;
-    let mode = CouplingMode::from_value(c.mode).ok_or_else(|| refuse("coupling.mode", c.mode, &not_an_item("coupling mode", CouplingMode::ITEMS)))?;
+    let mode = CouplingMode::from_value(c.mode).ok_or_else(|| refuse("coupling.mode", c.mode, not_an_item("coupling mode", CouplingMode::ITEMS)))?;
     check("coupling.step", c.step, c.step >= 0.0, "must be >= 0 (0 = the last DoStep's size)")?;
     check("coupling.max_substep", c.max_substep, c.max_substep > 0.0, "must be > 0")?;
     if mode == CouplingMode::Instantaneous {
@@ -575,7 +575,7 @@ fn provided_laws(laws: &Laws, pair: &GeometryPair, step_average: bool) -> Result
 /// default counts as left at the default.)
 fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
     let material =
-        MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, &not_an_item("material pair", MaterialPair::ITEMS)))?;
+        MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, not_an_item("material pair", MaterialPair::ITEMS)))?;
     let mut p = p.clone();
     if let Some(preset) = material.properties() {
         let (friction, normal) = (FrictionParameters::default(), NormalParameters::default());

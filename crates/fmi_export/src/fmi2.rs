@@ -208,7 +208,7 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
         let mut table = M::build_table();
         match unsafe { c_str(fmuGUID, "fmuGUID") } {
             Ok(guid) => {
-                if let Err(e) = table.accept_token(&guid, "fmuGUID") {
+                if let Err(e) = table.accept_token(guid, "fmuGUID") {
                     return fail(e);
                 }
             }

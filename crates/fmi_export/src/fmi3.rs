@@ -348,7 +348,7 @@ pub(crate) unsafe fn new_instance<M: FmuModel>(
     // SAFETY: a C string or null, by the caller's contract.
     match unsafe { c_str(instantiationToken, "instantiationToken") } {
         Ok(token) => {
-            if let Err(e) = table.accept_token(&token, "instantiationToken") {
+            if let Err(e) = table.accept_token(token, "instantiationToken") {
                 return fail(e);
             }
         }
