@@ -112,9 +112,8 @@ pub fn instantiation_token() -> &'static str {
 
 /// The token of ContactForceProvidedLaws, the same binary with every variable (the point slots
 /// of the laws provided by input included), for tools and tests.
-pub fn extension_token() -> &'static str {
-    static TOKEN: OnceLock<String> = OnceLock::new();
-    TOKEN.get_or_init(|| table().extension_token().expect("ContactForce has an extension"))
+pub fn extension_token() -> String {
+    table().extension_token().expect("ContactForce has an extension")
 }
 
 /// The variables of ContactForce.

@@ -35,7 +35,7 @@ fn contact_force_does_not_know_the_slots_and_refuses_a_provided_law() {
 
 #[test]
 fn the_extension_knows_the_slots_and_runs_the_provided_law() {
-    let fmu = Fmu::with_guid(variables::extension_token());
+    let fmu = Fmu::with_guid(&variables::extension_token());
     assert!(!fmu.c.is_null(), "{:?}", fmu.messages());
     assert_eq!(fmu.set_enum("normal.law", NormalLawKind::ProvidedByInput.value() as i32), Status::Ok);
     fmu.initialize();
@@ -50,6 +50,6 @@ fn a_token_of_neither_names_both() {
     let fmu = Fmu::with_guid("{00000000-0000-0000-0000-000000000000}");
     assert!(fmu.c.is_null());
     let message = fmu.last_message();
-    assert!(message.contains(variables::instantiation_token()) && message.contains(variables::extension_token()), "{message}");
+    assert!(message.contains(variables::instantiation_token()) && message.contains(&variables::extension_token()), "{message}");
     assert!(message.contains("ContactForceProvidedLaws"), "{message}");
 }

@@ -62,7 +62,8 @@ impl Fmu {
         Fmu::with_flags(logged, false, false)
     }
 
-    /// Instantiates with the importer's `eventModeUsed` and `earlyReturnAllowed`.
+    /// Instantiates (as ContactForceProvidedLaws: every variable known) with the importer's
+    /// `eventModeUsed` and `earlyReturnAllowed`.
     pub fn with_flags(logged: bool, event_mode_used: bool, early_return_allowed: bool) -> Fmu {
         let log: Box<Log> = Box::default();
         let name = CString::new("robust").unwrap();
