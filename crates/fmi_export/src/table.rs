@@ -1010,15 +1010,20 @@ impl<M: FmuModel> Table<M> {
     /// scalar. Both the ModelStructure of the model descriptions and fmi3GetVariableDependencies
     /// read it.
     pub fn dependencies_of(&self, s: &Scalar<M>) -> Vec<&Scalar<M>> {
+        // An instance of the model's own FMU does not know its extension's inputs.
+        let known = |k: &&Scalar<M>| self.extension || !k.variable.in_extension;
         match s.variable.dependencies {
             Dependencies::None => Vec::new(),
             // The continuous states are knowns too (Model Exchange): what follows from the state
             // of the contact depends on it.
-            Dependencies::AllInputs => self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).collect(),
+            Dependencies::AllInputs => {
+                self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).filter(known).collect()
+            }
             Dependencies::Inputs(names) => self
                 .scalars
                 .iter()
                 .filter(|k| (k.causality() == Causality::Input || k.variable.role == Role::State) && names.contains(&k.variable.name))
+                .filter(known)
                 .collect(),
         }
     }
