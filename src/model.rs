@@ -92,6 +92,9 @@ pub struct Model {
     input_derivatives: [f64; INPUT_COUNT],
     /// `coupling.mode = StepAverage`: what carries over from step to step (model/coupling.rs).
     coupling: Coupling,
+    /// `body_a.mobility`, `body_b.mobility`: each body's 6x6 mobility at its frame origin, the
+    /// upper triangle row by row, as a body FMU gives it (all zero: not given).
+    pub mobility: [[f64; crate::physics::mobility::MOBILITY_VALUES]; 2],
     /// The instance has the inputs of the laws provided by input: false in an instance of the
     /// ContactForce FMU, which leaves them out (they are in ContactForceProvidedLaws).
     provided_inputs: bool,
@@ -123,6 +126,7 @@ impl Default for Model {
             locals: Locals::default(),
             input_derivatives: [0.0; INPUT_COUNT],
             coupling: Coupling::default(),
+            mobility: [[0.0; crate::physics::mobility::MOBILITY_VALUES]; 2],
             provided_inputs: true,
         }
     }

@@ -16,7 +16,7 @@ mod slots;
 mod step_average;
 
 pub use interpolate::INPUT_COUNT;
-pub use step_average::{frame_of, Bodies, CouplingMode, StepEnd};
+pub use step_average::{frame_of, Bodies, CouplingMode, ForceTorque, StepEnd};
 pub use parameters::{
     friction_law, normal_law, refuse_provided_laws, BodyParameters, CouplingParameters, FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters, StepAverageSetup,
 };
@@ -103,6 +103,9 @@ pub struct Outputs {
     /// peak of the block's own sub-steps (the averaged force hides it); under Instantaneous the
     /// force is held over the step, so it is `normal_force`.
     pub max_normal_force: f64,
+    /// The mass each body shows in the contact normal direction (kg), as StepAverage learns it
+    /// or takes it from `body_X.mobility`; `body_X.mass` under Instantaneous, 0 for an immovable body.
+    pub effective_mass: [f64; 2],
     pub point: [PointOutput; POINT_OUTPUTS],
     /// Per point slot, what a law provided by input reads (`contact.point[i].depth`, ...):
     /// written only where a law is ProvidedByInput (all zero under the built-in laws, which need

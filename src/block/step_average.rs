@@ -32,11 +32,38 @@ stable_enum! {
     }
 }
 
-/// The bodies as the block integrates them over a step: mass properties and the other forces.
+/// Force and torque about the frame origin on one body, in W.
+pub type ForceTorque = (Vec3, Vec3);
+
+/// The bodies as the block integrates them over a step: mass properties, the other forces, and
+/// what the coupling adds to the contact's own wrench (model/coupling.rs says where each comes
+/// from).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bodies {
     pub mass: [MassProperties; 2],
     pub external: [External; 2],
+    /// How much of a free body's response to the contact wrench each body shows (1: a free body
+    /// of `mass`; below 1: a body that joints or other contacts make heavier in the contact
+    /// direction): the block's own copy of the body turns and moves under the wrench times this.
+    pub response: [f64; 2],
+    /// A wrench held over the step besides the contact's, on each body (the momentum owed from
+    /// earlier steps): reported with the average and applied to the block's own bodies.
+    pub owed: [ForceTorque; 2],
+    /// A wrench held over the step that only the bodies receive, not the block's own copies of
+    /// them (to move a body toward its copy).
+    pub unseen: [ForceTorque; 2],
+    /// Energy (J) to take out of the bodies over the step, by an extra damping along the contact
+    /// normal that acts only while the law pushes and never pulls: how the coupling gives back
+    /// energy it put in.
+    pub dissipate: f64,
+}
+
+impl Bodies {
+    /// Free bodies with nothing owed and no extra damping.
+    pub fn free(mass: [MassProperties; 2], external: [External; 2]) -> Bodies {
+        let zero = (Vec3::zeros(), Vec3::zeros());
+        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], unseen: [zero; 2], dissipate: 0.0 }
+    }
 }
 
 /// The frame of a body state, as the block's inputs carry it.
@@ -45,10 +72,23 @@ pub fn frame_of(body: &BodyState) -> Frame {
     Frame { r_0: body.pose.r.into(), q: [q.w, q.i, q.j, q.k], v_0: body.v.into(), w_0: body.w.into() }
 }
 
-/// What one averaged step gives besides the outputs: both bodies' motion at its end.
+/// What one averaged step gives besides the outputs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepEnd {
+    /// Both bodies' motion at the step's end.
     pub motion: [Motion; 2],
+    /// The work (J) the law's forces did on both bodies over the step (not the owed wrench's, nor
+    /// the extra damping's): what the contact stored (negative) or gave back (positive).
+    pub law_work: f64,
+    /// The energy (J) the extra damping took out of the bodies (`Bodies::dissipate`).
+    pub dissipated: f64,
+    /// No force acted at any sub-step.
+    pub forceless: bool,
+}
+
+/// Power (W) of a wrench (force, torque about C) on a body moving with `m`.
+fn power(m: &Motion, f: &Vec3, t_c: &Vec3) -> f64 {
+    f.dot(&m.v_c) + t_c.dot(&m.w)
 }
 
 impl Block {
@@ -87,43 +127,87 @@ impl Block {
         let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
         let mut now = out.clone();
-        let mut impulse = [(Vec3::zeros(), Vec3::zeros()); 2];
-        let (mut normal_integral, mut friction_integral) = (0.0, 0.0);
+        let mut impulse = bodies.owed.map(|(f, t)| (f * h, t * h));
+        let (mut normal_integral, mut friction_integral, mut law_work) = (0.0, 0.0, 0.0);
         let mut max_normal_force = now.normal_force;
         let mut max_points = now.points;
-        let torque_about_com = |m: &Motion, k: usize, w: &(Vec3, Vec3)| m.torque_about_com(&mass[k], &w.0, &w.1);
+        // The wrench on each body as its own copy moves under it: the law's and the extra
+        // damping's (about C), the owed wrench, all times the body's response.
+        let applied = |m: &[Motion; 2], law: &[ForceTorque; 2], extra: &[ForceTorque; 2], k: usize| -> ForceTorque {
+            let t_c = m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1) + extra[k].1;
+            let owed_c = m[k].torque_about_com(&mass[k], &bodies.owed[k].0, &bodies.owed[k].1);
+            let s = bodies.response[k];
+            ((law[k].0 + extra[k].0 + bodies.owed[k].0) * s, (t_c + owed_c) * s)
+        };
+        let law_power = |m: &[Motion; 2], law: &[ForceTorque; 2]| -> f64 {
+            (0..2).map(|k| power(&m[k], &law[k].0, &m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1))).sum()
+        };
+        // The extra damping: as strong as a sub-step takes stably, until it has taken out the
+        // energy asked for.
+        let mobility: f64 = (0..2).filter(|k| mass[*k].is_movable()).map(|k| bodies.response[k] / mass[k].mass).sum();
+        let strong = if mobility > 0.0 { 0.25 / (mobility * dt) } else { 0.0 };
+        let mut dissipated = 0.0;
+        // The damping for the next sub-step: no more than takes out what is left at the speed now.
+        let damping_now = |m: &[Motion; 2], out: &Outputs, dissipated: f64| -> f64 {
+            let left = bodies.dissipate - dissipated;
+            if left <= 0.0 || out.normal_force <= 0.0 {
+                return 0.0;
+            }
+            let v_n = Self::normal_speed(m, out);
+            strong.min(left / (v_n * v_n * dt).max(f64::MIN_POSITIVE))
+        };
         for _ in 0..substeps {
             let before = now.wrenches();
+            let damping = damping_now(&motion, &now, dissipated);
+            let extra_before = Self::extra_damping(&motion, &now, damping);
+            let power_before = law_power(&motion, &before);
             let (normal_before, friction_before) = (now.normal_force, now.friction_force);
             if self.is_stateful() {
                 self.advance(&inputs, scratch, end_states, dt)?;
             }
+            let kick_before: [ForceTorque; 2] = std::array::from_fn(|k| applied(&motion, &before, &extra_before, k));
             for k in 0..2 {
-                let t_c = torque_about_com(&motion[k], k, &before[k]);
-                motion[k].half_kick(&mass[k], &before[k].0, &t_c, &ext[k], dt);
+                motion[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &ext[k], dt);
                 motion[k].drift(&mass[k], dt);
             }
             // The law sees the velocity at the end of the sub-step as the held wrench would
             // make it (its damping term needs a velocity before the end's wrench is known).
             let mut predicted = motion;
             for k in 0..2 {
-                let t_c = torque_about_com(&motion[k], k, &before[k]);
-                predicted[k].half_kick(&mass[k], &before[k].0, &t_c, &ext[k], dt);
+                predicted[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &ext[k], dt);
             }
             (inputs.frame_a, inputs.frame_b) = frames_of(&predicted);
             let n = self.evaluate(&inputs, scratch, end_states, &mut now)?;
             notes.passed_through |= n.passed_through;
             let after = now.wrenches();
+            let extra_after = Self::extra_damping(&predicted, &now, damping);
             for k in 0..2 {
-                impulse[k].0 += (before[k].0 + after[k].0) * (0.5 * dt);
-                impulse[k].1 += (before[k].1 + after[k].1) * (0.5 * dt);
-                let t_c = torque_about_com(&motion[k], k, &after[k]);
-                motion[k].half_kick(&mass[k], &after[k].0, &t_c, &ext[k], dt);
+                let kick = applied(&motion, &after, &extra_after, k);
+                motion[k].half_kick(&mass[k], &kick.0, &kick.1, &ext[k], dt);
+                // The impulse reported: the law's and the extra damping's (its torque about the
+                // frame origin), the owed wrench's counted at the start.
+                let to_origin = |m: &Motion, w: &ForceTorque| w.1 + (m.q * mass[k].com).cross(&w.0);
+                impulse[k].0 += (before[k].0 + after[k].0 + extra_before[k].0 + extra_after[k].0) * (0.5 * dt);
+                impulse[k].1 += (before[k].1 + after[k].1 + to_origin(&predicted[k], &extra_before[k]) + to_origin(&predicted[k], &extra_after[k])) * (0.5 * dt);
+            }
+            law_work += 0.5 * dt * (power_before + law_power(&motion, &after));
+            if damping > 0.0 {
+                let extra_power = |m: &[Motion; 2], x: &[ForceTorque; 2]| -> f64 { (0..2).map(|k| power(&m[k], &x[k].0, &x[k].1)).sum() };
+                dissipated -= 0.5 * dt * (extra_power(&motion, &extra_before) + extra_power(&motion, &extra_after));
             }
             normal_integral += 0.5 * dt * (normal_before + now.normal_force);
             friction_integral += 0.5 * dt * (friction_before + now.friction_force);
             max_normal_force = max_normal_force.max(now.normal_force);
             max_points = max_points.max(now.points);
+        }
+        // The wrench the bodies alone receive, never more than the contact's own (so that the
+        // contact does not pull).
+        for k in 0..2 {
+            let (f, t) = bodies.unseen[k];
+            let contact = (impulse[k].0 - bodies.owed[k].0 * h).norm() / h;
+            let share = if f.norm() > contact { contact / f.norm() } else { 1.0 };
+            impulse[k].0 += f * (share * h);
+            impulse[k].1 += t * (share * h);
         }
         out.frame_a.f_0 = (impulse[0].0 / h).into();
         out.frame_a.t_0 = (impulse[0].1 / h).into();
@@ -134,6 +218,28 @@ impl Block {
         out.max_normal_force = max_normal_force;
         out.points = max_points;
         out.active = max_normal_force > 0.0;
-        Ok((notes, StepEnd { motion }))
+        Ok((notes, StepEnd { motion, law_work, dissipated, forceless: max_normal_force == 0.0 }))
+    }
+
+    /// The speed (m/s) at which B leaves A at the contact point along the normal.
+    fn normal_speed(m: &[Motion; 2], now: &Outputs) -> f64 {
+        let p = Vec3::from(now.p_0);
+        let point_velocity = |k: usize| m[k].v_c + m[k].w.cross(&(p - m[k].c));
+        (point_velocity(1) - point_velocity(0)).dot(&Vec3::from(now.n_0))
+    }
+
+    /// The extra damping's force and torque about C on each body (A, B) with the bodies moving
+    /// as `m`: `-c v_n` along the contact normal at the contact point, `v_n` the speed at which
+    /// B leaves A there, only while the law pushes (`normal_force > 0`) and never more than it
+    /// pushes when the bodies part (the contact does not pull).
+    fn extra_damping(m: &[Motion; 2], now: &Outputs, c: f64) -> [ForceTorque; 2] {
+        let zero = (Vec3::zeros(), Vec3::zeros());
+        if c == 0.0 || now.normal_force <= 0.0 {
+            return [zero; 2];
+        }
+        let (n, p) = (Vec3::from(now.n_0), Vec3::from(now.p_0));
+        let f = (-c * Self::normal_speed(m, now)).max(-now.normal_force);
+        let on_b = n * f;
+        [(-on_b, (p - m[0].c).cross(&-on_b)), (on_b, (p - m[1].c).cross(&on_b))]
     }
 }

@@ -1,35 +1,56 @@
-//! `coupling.mode = StepAverage` from step to step: which body states the averaged step starts
-//! from, the other forces on the bodies, the positional drift, and the prediction that answers a
-//! Jacobi master.
+//! `coupling.mode = StepAverage` from step to step: where each averaged step starts, and how the
+//! block reconciles its own integration of the bodies with what the bodies actually did.
 //!
-//! - **Start of a step.** After a DoStep, until the importer sets new inputs, the bodies are
-//!   where the block predicts them (the held average plus the other forces, integrated over the
-//!   step): a Jacobi master (libcosim) reads the outputs right after DoStep, before the other
-//!   FMUs' new states arrive, and gets the next step's average from that prediction. A
-//!   Gauss-Seidel master sets the inputs first, and the step starts from them.
-//! - **The other forces** (gravity, springs, drives) are unknown to the block: each body's
-//!   acceleration and torque besides the contact are estimated from its inputs at consecutive
-//!   steps, `a = (v_c(t + h) - v_c(t)) / h - F / m` with `F` the average the block reported for
-//!   that step (and likewise for the angular momentum), or from the FMI 2 input derivatives of
-//!   `v_0` when the importer gives them.
-//! - **Positional drift.** A body moving with the held average ends its step off the block's
-//!   own integration by `delta = (1/m) int (s - h/2) f(s) ds` (the force's first moment about the
-//!   middle of the step); the velocity agrees. The block keeps `delta` per body (a centre-of-mass
-//!   offset and a rotation) and integrates from the reported pose less `delta`, so that the
-//!   contact's physics happens in its own, consistent world: no energy comes from reading a step's
-//!   extra depth at the next. Out of contact the offset is removed where that cannot add
-//!   potential energy under the estimated other forces (a shift across them is free; a shift
-//!   against them would lift the body).
+//! The block integrates its own copy of both bodies over the coming step (block/step_average.rs)
+//! and reports the average of the contact's wrench. The bodies belong to the importer: joints,
+//! other contacts and drives act on them, their FMUs integrate with whatever integrator their
+//! exporter chose, and the master orders the calls and sizes the steps as it likes. So at the end
+//! of every step the block compares its copy with the bodies as reported (`reconcile`), and
+//! nothing rests on a prediction of how a body integrates:
+//!
+//! - **The master's order.** Outputs read after inputs were set start from those inputs
+//!   (Gauss-Seidel, the block first). Outputs read after a DoStep and before any input start from
+//!   the block's own bodies at the step's end (Jacobi). Inputs that arrive between the read and
+//!   the DoStep are the bodies at the step's start (Jacobi) or, when they lie where the block's
+//!   own bodies end the step rather than where they start it, at its end (Gauss-Seidel with the
+//!   bodies stepped first): the step is then reconciled at once and the next outputs start from
+//!   those inputs.
+//! - **The step.** Outputs read before a DoStep cannot know its size: they average over the last
+//!   step's (or `coupling.step` before the first). When the DoStep is longer or shorter, or the
+//!   step's start was not what the outputs were computed from (Jacobi), the block integrates the
+//!   step again as it was, and the difference between that impulse and the one the bodies
+//!   received (the held output times the actual step) is owed to them: it is added to the next
+//!   step's output, so that momentum is conserved over the steps that follow.
+//! - **Where the bodies went** (the drift). A body that moved under the held average ends its
+//!   step off the block's own copy (by the force's first moment about the middle of the step, and
+//!   by whatever its integrator does differently): the offset is measured, not predicted, as the
+//!   body's displacement beyond the block's own, less what a different start velocity explains.
+//!   The next step starts from the reported pose less the offset, so the contact's physics
+//!   happens in the block's consistent world and no energy comes from reading one step's extra
+//!   depth at the next. Out of contact the offset is removed where that cannot add potential
+//!   energy under the other forces; in steady contact (a body at rest) it is removed gradually,
+//!   at what the energy bound below allows, so that a resting body sits at its static depth.
+//! - **The other forces** on each body (gravity, springs, a joint's slow reaction): its change of
+//!   velocity over the step less what the held wrench gave it, or the FMI 2 input derivatives of
+//!   `v_0` where the importer gives them.
+//! - **The mass a body shows in the contact direction**: from the input `body_X.mobility` when a
+//!   body FMU gives it, else learnt from the body's response to the block's impulses
+//!   (physics/mobility.rs), starting from a free body of `body_X.mass` and `body_X.inertia`. The
+//!   block's copy of the body answers the contact with that mobility.
+//! - **Never an energy gain.** The kinetic energy the held outputs gave the bodies, measured from
+//!   the reported velocities, is compared at every step with the work the law did on the block's
+//!   own bodies; what the coupling put in beyond it (a balance, kept over a contact and carried to
+//!   the next) is taken out again by an extra damping along the contact normal that never pulls
+//!   (after Sadjina et al., "Energy conservation and power bonds in co-simulations", 2017:
+//!   energy-residual correction).
 #![forbid(unsafe_code)]
 
 use super::{check_substeps, Model, ModelError};
-use crate::block::{frame_of, Bodies, Inputs, Notes, StepAverageSetup, StepEnd};
+use crate::block::{frame_of, Bodies, Inputs, Notes, Outputs, StepAverageSetup, StepEnd, ForceTorque};
 use crate::physics::contact::PointState;
-use crate::physics::math::{BodyState, Rotation, Vec3};
+use crate::physics::math::{BodyState, Pose, Rotation, Vec3};
+use crate::physics::mobility::{free_mobility, held_work, mobility_along, Response, MOBILITY_VALUES};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
-
-/// Force and torque about the frame origin on one body, in W.
-type Wrench = (Vec3, Vec3);
 
 /// A body's offset from the block's own integration: `c_body = c_own + r`, `q_body = q q_own`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +65,12 @@ impl Default for Drift {
     }
 }
 
+/// How fast the offset of a body in steady contact is removed: this share per step.
+const REST_RELAXATION: f64 = 0.25;
+
+/// The share of a lasting contact's energy balance settled at each step.
+const SETTLE: f64 = 0.05;
+
 /// An averaged step computed for the outputs: what DoStep commits.
 #[derive(Clone, Debug)]
 struct Run {
@@ -52,123 +79,236 @@ struct Run {
     start: [BodyState; 2],
     end: StepEnd,
     end_states: Vec<PointState>,
-    /// No force acted at any sub-step of the step.
-    forceless: bool,
+    /// The owed wrench this run's outputs include.
+    owed: [ForceTorque; 2],
+    /// The contact point and normal at the run's start.
+    contact: (Vec3, Vec3),
+    /// The average normal force over the run (N).
+    normal_force: f64,
 }
 
-/// Where a step started (the bodies as the importer reported them) and the wrench held over it.
+/// A committed step, until the bodies' states at its end arrive.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct StepRecord {
+struct Pending {
+    /// The bodies as reported at the step's start.
     start: [BodyState; 2],
-    wrench: [Wrench; 2],
+    /// The block's own bodies at the step's start and end.
+    own_start: [BodyState; 2],
+    own_end: [Motion; 2],
+    /// The wrench the importer held over the step.
+    held: [ForceTorque; 2],
     h: f64,
+    /// The law's work on the block's own bodies over the step, and the energy the extra
+    /// damping took out of them.
+    law_work: f64,
+    dissipated: f64,
+    forceless: bool,
+    /// The contact point and normal (A toward B) at the step's start.
+    contact: (Vec3, Vec3),
 }
 
-/// What StepAverage keeps from step to step (part of the FMU state).
-#[derive(Clone, Debug, Default)]
-pub struct Coupling {
+/// What carries over from step to step (part of the FMU state); copied whole to undo a failed
+/// DoStep.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Carry {
     /// Size (s) of the last completed DoStep; 0 before the first.
     last_step: f64,
     external: [External; 2],
     drift: [Drift; 2],
-    /// The bodies at the current time as the block predicted them at the last DoStep, used until
-    /// the importer sets inputs.
+    /// The bodies at the start of the next step as the block expects them (reported world),
+    /// used until the importer sets inputs.
     predicted: Option<[BodyState; 2]>,
-    /// An input was set since the last DoStep.
+    /// An input was set since the last DoStep (or, after a read, since that read).
     fresh: bool,
-    record: Option<StepRecord>,
+    pending: Option<Pending>,
+    /// The inputs that arrive between a read and a DoStep are the bodies at the step's end.
+    inputs_at_end: bool,
+    /// Steps in a row whose inputs fit the other order clearly better.
+    order_votes: f64,
+    response: [Response; 2],
+    /// Impulse (N.s) and angular impulse about the frame origin (N.m.s) owed to each body.
+    owed: [ForceTorque; 2],
+    /// Energy (J) the held outputs gave the bodies beyond the law's work, over the contact going
+    /// on (it swings within a contact as the bodies lag and lead the block's own).
+    balance: f64,
+    /// The last committed step's average normal force (N), and how many steps in a row the
+    /// contact has pushed with an average within a fifth of the step before's (a lasting contact,
+    /// not an impact).
+    normal_force: f64,
+    steady_steps: f64,
+    /// Energy (J) the coupling put in and has yet to take out: what a contact's balance ended
+    /// at, and a share of a lasting one's at every step.
+    dissipate: f64,
+    /// The mass each body shows in the contact direction (kg; 0 for an immovable body).
+    effective_mass: [f64; 2],
+    /// The wrench the importer holds now (the last one reported), for the input derivatives.
+    applied: [ForceTorque; 2],
+    warned_no_step: bool,
+    warned_mass: [bool; 2],
+}
+
+/// What StepAverage keeps from step to step.
+#[derive(Clone, Debug, Default)]
+pub struct Coupling {
+    carry: Carry,
     /// The averaged step behind the current outputs (not serialized: recomputed when needed).
     run: Option<Run>,
     /// The outputs were computed since the last DoStep, so the importer holds their wrench.
     evaluated: bool,
-    /// The wrench the importer holds now (the last one reported), for the input derivatives.
-    applied: [Wrench; 2],
-    /// The one-time warning about a read before the first DoStep without coupling.step.
-    warned_no_step: bool,
-    /// A buffer of point states for the next run (the last committed step's old states), so that
-    /// a step in steady use allocates nothing.
+    /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
     spare: Vec<PointState>,
-}
-
-/// The motion of a body from `start` under `wrench` held for `h` with the other forces `ext`:
-/// where the importer's integrator takes it.
-fn under_held(start: &BodyState, mass: &MassProperties, wrench: &Wrench, ext: &External, h: f64) -> Motion {
-    let m = Motion::from_frame(start, mass);
-    if !mass.is_movable() {
-        let mut m = m;
-        m.drift(mass, h);
-        return m;
-    }
-    let t_c = m.torque_about_com(mass, &wrench.0, &wrench.1);
-    // The translation is exact in one sub-step; the rotation takes a few.
-    m.under_held(mass, &wrench.0, &t_c, ext, h, if mass.rotates() { 8 } else { 1 })
 }
 
 /// What a failed DoStep restores ([`Coupling::checkpoint`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Checkpoint {
-    external: [External; 2],
-    record: Option<StepRecord>,
+pub struct Checkpoint(Carry);
+
+/// The bodies' states in the block's own world: the reported ones less the drift.
+fn own_world(reported: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperties; 2]) -> [BodyState; 2] {
+    shifted(reported, drift, mass, -1.0)
+}
+
+/// The block's own bodies moved by the drift (`sign` 1) or back (`sign` -1).
+fn shifted(bodies: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperties; 2], sign: f64) -> [BodyState; 2] {
+    let mut out = *bodies;
+    for k in 0..2 {
+        if mass[k].is_movable() && drift[k] != Drift::default() {
+            let mut m = Motion::from_frame(&bodies[k], &mass[k]);
+            m.c += drift[k].r * sign;
+            m.q = if sign > 0.0 { drift[k].q * m.q } else { drift[k].q.inverse() * m.q };
+            out[k] = m.to_frame(&mass[k]);
+        }
+    }
+    out
+}
+
+/// How far apart two sets of body velocities are (m/s; the angular ones at 0.1 m): over a step
+/// the held wrench changes the velocities, not yet the positions, so the velocities tell best
+/// which instant an input belongs to.
+fn distance(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) -> f64 {
+    (0..2).filter(|k| mass[*k].is_movable()).map(|k| (a[k].v - b[k].v).norm() + 0.1 * (a[k].w - b[k].w).norm()).sum()
+}
+
+/// Sum over the movable bodies of the distance between two sets of positions (m).
+fn distance_of_positions(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) -> f64 {
+    (0..2).filter(|k| mass[*k].is_movable()).map(|k| (a[k].pose.r - b[k].pose.r).norm()).sum()
+}
+
+fn zero_wrench() -> ForceTorque {
+    (Vec3::zeros(), Vec3::zeros())
 }
 
 impl Coupling {
     /// The parts a DoStep may change before it can still fail.
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint { external: self.external, record: self.record }
+        Checkpoint(self.carry)
     }
 
     pub fn restore(&mut self, saved: Checkpoint) {
-        self.external = saved.external;
-        self.record = saved.record;
+        self.carry = saved.0;
     }
 
     /// An input was set.
     pub fn inputs_set(&mut self) {
-        self.fresh = true;
+        self.carry.fresh = true;
     }
 
-    /// The bodies' start states in the block's own world: the reported ones less the drift.
-    fn own_world(&self, reported: &[BodyState; 2], mass: &[MassProperties; 2]) -> [BodyState; 2] {
-        let mut own = *reported;
-        for k in 0..2 {
-            if mass[k].is_movable() && self.drift[k] != Drift::default() {
-                let mut m = Motion::from_frame(&reported[k], &mass[k]);
-                m.c -= self.drift[k].r;
-                m.q = self.drift[k].q.inverse() * m.q;
-                own[k] = m.to_frame(&mass[k]);
-            }
+    /// The drift of body `k` (0 = A, 1 = B).
+    pub fn drift(&self, k: usize) -> Drift {
+        self.carry.drift[k]
+    }
+
+    /// The other forces estimated on body `k`.
+    pub fn external(&self, k: usize) -> External {
+        self.carry.external[k]
+    }
+
+    /// The mass body `k` shows in the contact direction (kg): `body_X.effective_mass`.
+    pub fn effective_mass(&self, k: usize) -> f64 {
+        self.carry.effective_mass[k]
+    }
+
+    /// The energy (J) the coupling put into the bodies and has yet to take out: the running
+    /// balance of the contact going on and what is settled.
+    pub fn energy_balance(&self) -> f64 {
+        self.carry.balance + self.carry.dissipate
+    }
+
+    /// Whether the block takes the inputs that arrive before a DoStep for the bodies at the
+    /// step's end (a Gauss-Seidel master stepping the bodies first).
+    pub fn inputs_at_end(&self) -> bool {
+        self.carry.inputs_at_end
+    }
+}
+
+impl Carry {
+    /// In a lasting contact, a force on body `k` alone (not on the block's own copy) that moves it
+    /// toward the copy: a share of the drift per step, as its mass in the contact direction over
+    /// a step of `h` turns it into motion. So a body at rest comes to its static depth.
+    fn pull(&self, k: usize, mass: &MassProperties, h: f64) -> ForceTorque {
+        if self.steady_steps < 2.0 || !mass.is_movable() || std::env::var_os("NO_PULL").is_some() {
+            return zero_wrench();
         }
-        own
+        let m = if self.effective_mass[k] > 0.0 { self.effective_mass[k] } else { mass.mass };
+        (self.drift[k].r * (-REST_RELAXATION * m / (h * h)), Vec3::zeros())
     }
 
-    /// Updates the other forces from the step recorded at the last DoStep and the bodies now.
-    fn estimate(&mut self, now: &[BodyState; 2], mass: &[MassProperties; 2]) {
-        let Some(record) = self.record.take() else { return };
+    /// The step `p` ended with the bodies reported as `now`: the energy balance, the other forces,
+    /// the drift, and the bodies' response in the contact direction.
+    fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
+        let h = p.h;
+        let work: f64 = (0..2).map(|k| held_work(&p.held[k].0, &p.held[k].1, &p.start[k], &now[k], h)).sum();
+        self.balance += work - p.law_work + p.dissipated;
+        // What a contact ended at (the bodies apart over a step) is settled: a gain is taken out
+        // at the following steps, a loss stays. A lasting contact settles a share at each step.
+        let settled = if p.forceless { self.balance } else { SETTLE * self.balance };
+        self.dissipate += settled.max(0.0);
+        self.balance -= settled;
+        let (point, normal) = p.contact;
         for k in 0..2 {
             if !mass[k].is_movable() {
                 continue;
             }
-            let (m0, m1) = (Motion::from_frame(&record.start[k], &mass[k]), Motion::from_frame(&now[k], &mass[k]));
-            let (f, t_0) = &record.wrench[k];
-            self.external[k].accel = (m1.v_c - m0.v_c) / record.h - f / mass[k].mass;
+            let (m0, m1) = (Motion::from_frame(&p.start[k], &mass[k]), Motion::from_frame(&now[k], &mass[k]));
+            let s = self.response[k].scale;
+            let (f, t_0) = &p.held[k];
+            let held_accel = f * (s / mass[k].mass);
+            self.external[k].accel = (m1.v_c - m0.v_c) / h - held_accel;
             if mass[k].rotates() {
-                self.external[k].torque = (m1.l - m0.l) / record.h - m0.torque_about_com(&mass[k], f, t_0);
+                self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(&mass[k], f, t_0) * s;
             }
+            // The drift grows by what the body moved beyond the block's own copy, each less what
+            // its start velocity alone gives (a start velocity other than the copy's is not drift).
+            let (own0, own1) = (Motion::from_frame(&p.own_start[k], &mass[k]), &p.own_end[k]);
+            let moved = m1.c - m0.c - m0.v_c * h;
+            let own_moved = own1.c - own0.c - own0.v_c * h;
+            let turned = m1.q * m0.q.inverse();
+            let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
+            // Out of contact the bodies' motion is theirs alone: only a contact's step is drift.
+            if !p.forceless {
+                let drift = &mut self.drift[k];
+                drift.r += moved - own_moved;
+                drift.q = Rotation::new_normalize((turned * drift.q * own_turned.inverse()).into_inner());
+            }
+            // The response in the contact direction: given, or learnt from this step.
+            let sign = if k == 1 { 1.0 } else { -1.0 };
+            let w_free = free_mobility(&mass[k], &m0, &point, &normal);
+            if std::env::var_os("NO_LEARN").is_some() {
+            } else if mobility[k].iter().any(|x| *x != 0.0) {
+                let w = mobility_along(&mobility[k], &p.start[k].pose.r, &point, &normal);
+                self.response[k].given(w, w_free);
+            } else {
+                let speed = |m: &Motion| (m.v_c + m.w.cross(&(point - m.c))).dot(&normal) * sign;
+                let noise = (self.external[k].accel.norm() + 1.0) * h;
+                self.response[k].learn(f.dot(&normal) * sign * h, speed(&m1) - speed(&m0), w_free, noise);
+            }
+            self.effective_mass[k] = 1.0 / (self.response[k].scale * w_free);
         }
     }
+
 }
 
 impl Model {
-    /// The bodies as the importer reports them now (checked), or as predicted after a DoStep
-    /// until it sets inputs.
-    fn reported_bodies(&self, notes: &mut Notes) -> Result<([BodyState; 2], bool), ModelError> {
-        let block = self.block.as_ref().expect("the block is built");
-        match (&self.coupling.predicted, self.coupling.fresh) {
-            (Some(predicted), false) => Ok((*predicted, false)),
-            _ => Ok((block.body_states(&self.inputs, notes).map_err(ModelError::Input)?, true)),
-        }
-    }
-
     /// The other forces from the FMI 2 input derivatives of `v_0`, where the importer gave them:
     /// `a = dv_0/dt - F / m` with `F` the wrench it holds now.
     fn external_from_derivatives(&mut self, mass: &[MassProperties; 2]) {
@@ -178,25 +318,45 @@ impl Model {
         for (k, first) in [(0, 7), (1, 20)] {
             if mass[k].is_movable() {
                 let dv = Vec3::from_column_slice(&self.input_derivatives[first..first + 3]);
-                self.coupling.external[k].accel = dv - self.coupling.applied[k].0 / mass[k].mass;
+                let c = &mut self.coupling.carry;
+                c.external[k].accel = dv - c.applied[k].0 * (c.response[k].scale / mass[k].mass);
             }
         }
+    }
+
+    /// The bodies as the inputs give them.
+    fn reported(&self) -> Result<[BodyState; 2], ModelError> {
+        let block = self.block.as_ref().expect("the block is built");
+        block.body_states(&self.inputs, &mut Notes::default()).map_err(ModelError::Input)
     }
 
     /// The outputs under StepAverage: the wrench averaged over the coming step.
     pub(super) fn evaluate_step_average(&mut self, setup: StepAverageSetup) -> Result<Notes, ModelError> {
         let mut notes = Notes::default();
-        let (reported, from_inputs) = self.reported_bodies(&mut notes)?;
-        if from_inputs {
-            self.coupling.estimate(&reported, &setup.mass);
-            self.external_from_derivatives(&setup.mass);
-        }
-        let h = if self.coupling.last_step > 0.0 { self.coupling.last_step } else { setup.step };
         let block = self.block.as_ref().expect("the block is built");
+        let inputs = block.body_states(&self.inputs, &mut notes).map_err(ModelError::Input)?;
+        let c = &mut self.coupling.carry;
+        let start = match (c.fresh, c.predicted) {
+            (false, Some(predicted)) => predicted,
+            _ => {
+                // Inputs set since the last step: the bodies now, at the end of the step that is
+                // waiting for them.
+                if let Some(p) = c.pending.take() {
+                    c.reconcile(&p, &inputs, &setup.mass, &self.mobility);
+                    self.warn_effective_mass(&setup);
+                }
+                self.external_from_derivatives(&setup.mass);
+                self.coupling.carry.predicted = None;
+                inputs
+            }
+        };
+        self.coupling.carry.fresh = false;
+        let c = &self.coupling.carry;
+        let h = if c.last_step > 0.0 { c.last_step } else { setup.step };
         if h <= 0.0 {
             // Read before the first DoStep without coupling.step: no step to average over yet.
-            if !self.coupling.warned_no_step {
-                self.coupling.warned_no_step = true;
+            if !c.warned_no_step {
+                self.coupling.carry.warned_no_step = true;
                 self.warnings.push(
                     "coupling.mode = StepAverage: the outputs were read before the first DoStep and coupling.step = 0, so the \
                      step to average over is unknown; they are the instantaneous wrench until the first DoStep (set coupling.step \
@@ -204,32 +364,86 @@ impl Model {
                         .to_string(),
                 );
             }
+            let block = self.block.as_ref().expect("the block is built");
             let n = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
             self.outputs.max_normal_force = self.outputs.normal_force;
+            self.finish_outputs(&setup);
             self.coupling.run = None;
             self.coupling.evaluated = true;
             return Ok(n);
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
-        let start = self.coupling.own_world(&reported, &setup.mass);
-        let run = self.averaged_run(&setup, &start, h, None)?;
-        notes.passed_through |= run.1.passed_through;
-        self.coupling.run = Some(run.0);
+        let own = own_world(&start, &c.drift, &setup.mass);
+        let owed = c.owed.map(|(f, t)| (f / h, t / h));
+        let (run, n) = self.averaged_run(&setup, &own, h, owed, None)?;
+        if std::env::var_os("DEBUG_COUPLING").is_some() {
+            let c = &self.coupling.carry;
+            eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3?} scale {:.3} owed {:.3?} dissipate {:.3e} f {:.3?}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, c.drift[1].r.z, c.external[1].accel, c.response[1].scale, c.owed[1].0, c.dissipate, self.outputs.frame_b.f_0);
+        }
+        notes.passed_through |= n.passed_through;
+        self.coupling.run = Some(run);
+        self.finish_outputs(&setup);
         self.coupling.evaluated = true;
         Ok(notes)
     }
 
-    /// One averaged step from `start` (the block's own world) over `h` into the outputs, or into
-    /// `scratch_outputs` when given (the outputs are then left alone).
+    /// The outputs besides the wrench that StepAverage writes.
+    fn finish_outputs(&mut self, setup: &StepAverageSetup) {
+        for k in 0..2 {
+            self.outputs.effective_mass[k] = if setup.mass[k].is_movable() {
+                let m = self.coupling.carry.effective_mass[k];
+                if m > 0.0 {
+                    m
+                } else {
+                    setup.mass[k].mass
+                }
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// One warning per body whose mass in the contact direction differs from what its
+    /// parameters give it by more than 20 %.
+    fn warn_effective_mass(&mut self, setup: &StepAverageSetup) {
+        for (k, prefix) in [(0, "body_a"), (1, "body_b")] {
+            let c = &mut self.coupling.carry;
+            let scale = c.response[k].scale;
+            if !setup.mass[k].is_movable() || c.warned_mass[k] || (1.0 / scale - 1.0).abs() <= 0.2 {
+                continue;
+            }
+            c.warned_mass[k] = true;
+            let shown = c.effective_mass[k];
+            self.warnings.push(format!(
+                "{prefix}.effective_mass = {shown:.4} kg: the body shows {:.2} times the mass that {prefix}.mass = {} kg and \
+                 {prefix}.inertia give it in the contact direction (a joint or another contact holds it); StepAverage uses the \
+                 mass it shows",
+                1.0 / scale,
+                setup.mass[k].mass
+            ));
+        }
+    }
+
+    /// One averaged step from `start` (the block's own world) over `h`, with the owed wrench
+    /// `owed` held besides the contact's, into the outputs or into `scratch_outputs` when given.
     fn averaged_run(
         &mut self,
         setup: &StepAverageSetup,
         start: &[BodyState; 2],
         h: f64,
-        scratch_outputs: Option<&mut crate::block::Outputs>,
+        owed: [ForceTorque; 2],
+        scratch_outputs: Option<&mut Outputs>,
     ) -> Result<(Run, Notes), ModelError> {
         let block = self.block.as_ref().expect("the block is built");
-        let bodies = Bodies { mass: setup.mass, external: self.coupling.external };
+        let c = &self.coupling.carry;
+        let bodies = Bodies {
+            mass: setup.mass,
+            external: c.external,
+            response: [c.response[0].scale, c.response[1].scale],
+            owed,
+            unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
+            dissipate: if std::env::var_os("NO_DAMPING").is_some() { 0.0 } else { c.dissipate },
+        };
         let mut end_states = match self.coupling.run.take() {
             // The previous run of this step is replaced: its buffer is reused.
             Some(run) => run.end_states,
@@ -242,12 +456,33 @@ impl Model {
         let (notes, end) = block
             .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
-        let forceless = out.max_normal_force == 0.0;
-        Ok((Run { h, start: *start, end, end_states, forceless }, notes))
+        let contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
+        Ok((Run { h, start: *start, end, end_states, owed, contact, normal_force: out.normal_force }, notes))
     }
 
-    /// DoStep under StepAverage: commits the averaged step the importer holds, predicts where the
-    /// bodies end, and updates the drift.
+    /// The run behind the held outputs, integrated again from `start` over `step` when either
+    /// differs from it; the difference between its impulse and the one the bodies received is
+    /// owed to them.
+    fn redo(&mut self, setup: &StepAverageSetup, run: Run, start: Option<[BodyState; 2]>, step: f64, applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
+        if run.h == step && start.is_none() {
+            return Ok(run);
+        }
+        let from = start.unwrap_or(run.start);
+        let owed = run.owed;
+        let mut scratch = self.outputs.clone();
+        self.coupling.run = Some(run);
+        let (redone, _) = self.averaged_run(setup, &from, step, owed, Some(&mut scratch))?;
+        let c = &mut self.coupling.carry;
+        let got = scratch.wrenches();
+        for k in 0..2 {
+            c.owed[k].0 += (got[k].0 - applied[k].0) * step;
+            c.owed[k].1 += (got[k].1 - applied[k].1) * step;
+        }
+        Ok(redone)
+    }
+
+    /// DoStep under StepAverage: commits the averaged step the importer holds and reconciles
+    /// what the block knows of the bodies (module documentation).
     pub(super) fn do_step_average(&mut self, setup: StepAverageSetup, step: f64) -> Result<(), ModelError> {
         check_substeps(step, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
         if !self.coupling.evaluated {
@@ -257,79 +492,157 @@ impl Model {
             self.update_outputs()?;
         }
         let applied = self.outputs.wrenches();
-        let mut notes = Notes::default();
-        let (reported_now, _) = self.reported_bodies(&mut notes)?;
-        let fresh = self.coupling.fresh;
-        if fresh {
-            // Jacobi: the inputs of this step's start arrived after the outputs were read.
-            self.coupling.estimate(&reported_now, &setup.mass);
+        let run = self.coupling.run.take().expect("the outputs were evaluated");
+        let fresh = self.coupling.carry.fresh;
+        let mass = setup.mass;
+        let (run, start, end) = if fresh {
+            // Inputs arrived after the read: the bodies at this step's start (Jacobi) or end
+            // (the bodies stepped first). Told apart by where the block's own bodies are then.
+            let inputs = self.reported()?;
+            let c = &mut self.coupling.carry;
+            let expected_start = shifted(&run.start, &c.drift, &mass, 1.0);
+            let own_end: [BodyState; 2] = std::array::from_fn(|k| run.end.motion[k].to_frame(&mass[k]));
+            let expected_end = shifted(&own_end, &c.drift, &mass, 1.0);
+            let (to_start, to_end) = (distance(&inputs, &expected_start, &mass), distance(&inputs, &expected_end, &mass));
+            let at_end = if c.last_step == 0.0 {
+                // Before the first DoStep the outputs were read from the inputs then: inputs
+                // set since, and not equal to them, can only be the bodies after a step.
+                to_start > 0.0 || distance_of_positions(&inputs, &expected_start, &mass) > 0.0
+            } else {
+                // Later, only clear evidence, twice in a row, turns the order over: at rest and
+                // in slow motion both guesses fit, and a lasting contact's noise fits neither.
+                let other = if c.inputs_at_end { to_start < 0.1 * to_end } else { to_end < 0.1 * to_start };
+                c.order_votes = if other { c.order_votes + 1.0 } else { 0.0 };
+                if c.order_votes >= 2.0 {
+                    c.order_votes = 0.0;
+                    !c.inputs_at_end
+                } else {
+                    c.inputs_at_end
+                }
+            };
+            if std::env::var_os("DEBUG_COUPLING").is_some() {
+                eprintln!("order: to_start {to_start:.3e} to_end {to_end:.3e} at_end {at_end} drift {:?} owed {:?}", c.drift[1].r, c.owed[1].0);
+            }
+            if at_end != c.inputs_at_end {
+                // The order was taken for the other one so far: what was measured against it
+                // (the drift, the step waiting for its end) is dropped.
+                c.inputs_at_end = at_end;
+                c.drift = [Drift::default(); 2];
+                c.pending = None;
+            }
+            if c.inputs_at_end {
+                // The run started from the bodies as last reported, which are this step's start.
+                let reported_start = c.predicted.unwrap_or(expected_start);
+                let run = self.redo(&setup, run, None, step, &applied)?;
+                (run, reported_start, Some(inputs))
+            } else {
+                if let Some(p) = c.pending.take() {
+                    c.reconcile(&p, &inputs, &mass, &self.mobility);
+                    self.warn_effective_mass(&setup);
+                }
+                self.external_from_derivatives(&mass);
+                // The outputs were computed from where the block expected the bodies. Its own
+                // bodies follow where they were instead: the run is moved by the difference (to
+                // first order; integrating it again and owing the impulse difference would feed
+                // back on a lasting contact's stiffness one step late).
+                let mut run = self.redo(&setup, run, None, step, &applied)?;
+                let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
+                for k in 0..2 {
+                    let (from, to) = (Motion::from_frame(&run.start[k], &mass[k]), Motion::from_frame(&own[k], &mass[k]));
+                    let end = &mut run.end.motion[k];
+                    let dv = to.v_c - from.v_c;
+                    end.c += to.c - from.c + dv * step;
+                    end.v_c += dv;
+                    if mass[k].rotates() {
+                        end.l += to.l - from.l;
+                        end.w += to.w - from.w;
+                    }
+                }
+                run.start = own;
+                (run, inputs, None)
+            }
+        } else {
+            let start = self.coupling.carry.predicted.map_or_else(|| self.reported(), Ok)?;
+            let run = self.redo(&setup, run, None, step, &applied)?;
+            (run, start, None)
+        };
+        // The owed wrench the held outputs carried was paid over this step, and the energy the
+        // extra damping took out is out.
+        let c = &mut self.coupling.carry;
+        c.dissipate = (c.dissipate - run.end.dissipated).max(0.0);
+        for k in 0..2 {
+            c.owed[k].0 -= run.owed[k].0 * step;
+            c.owed[k].1 -= run.owed[k].1 * step;
         }
-        let run = match self.coupling.run.take() {
-            Some(run) if run.h == step => run,
-            other => {
-                let start = match other {
-                    Some(run) => run.start,
-                    None => self.coupling.own_world(&reported_now, &setup.mass),
-                };
-                let mut scratch = self.outputs.clone();
-                self.averaged_run(&setup, &start, step, Some(&mut scratch))?.0
+        let pending = Pending {
+            start,
+            own_start: run.start,
+            own_end: run.end.motion,
+            held: applied,
+            h: step,
+            law_work: run.end.law_work,
+            dissipated: run.end.dissipated,
+            forceless: run.end.forceless,
+            contact: run.contact,
+        };
+        let predicted = match end {
+            Some(now) => {
+                c.reconcile(&pending, &now, &mass, &self.mobility);
+                c.pending = None;
+                now
+            }
+            None => {
+                c.pending = Some(pending);
+                let own_end: [BodyState; 2] = std::array::from_fn(|k| run.end.motion[k].to_frame(&mass[k]));
+                shifted(&own_end, &c.drift, &mass, 1.0)
             }
         };
-        // Where the importer's integration takes the bodies under the held wrench.
-        let motion: [Motion; 2] =
-            std::array::from_fn(|k| under_held(&reported_now[k], &setup.mass[k], &applied[k], &self.coupling.external[k], step));
-        let predicted: [BodyState; 2] = std::array::from_fn(|k| motion[k].to_frame(&setup.mass[k]));
-        // The drift grows by what the held wrench moves a body more than the block's own
-        // integration does over the step, each from its own start. (In Gauss-Seidel order the
-        // run started from the reported bodies less the drift, and this is simply the end's
-        // difference; in Jacobi order it started from the prediction, and where and how fast the
-        // bodies were reported instead is not drift: the block's world follows them.)
-        let mut drift = self.coupling.drift;
-        for k in 0..2 {
-            if setup.mass[k].is_movable() {
-                let (own_start, own_end) = (Motion::from_frame(&run.start[k], &setup.mass[k]), &run.end.motion[k]);
-                let body_start = Motion::from_frame(&reported_now[k], &setup.mass[k]);
-                // Each displacement less what its start velocity alone gives, so that a start
-                // velocity other than the predicted one (Jacobi) is not taken for drift either.
-                let moved = motion[k].c - body_start.c - body_start.v_c * step;
-                let own_moved = own_end.c - own_start.c - own_start.v_c * step;
-                let turned = motion[k].q * body_start.q.inverse();
-                let own_turned = Rotation::from_scaled_axis((body_start.w - own_start.w) * step) * own_end.q * own_start.q.inverse();
-                drift[k] = Drift {
-                    r: drift[k].r + moved - own_moved,
-                    q: Rotation::new_normalize((turned * drift[k].q * own_turned.inverse()).into_inner()),
-                };
-            }
-        }
-        let cleared = self.coupling.drift_cleared(&drift, &setup);
-        if run.forceless && drift != cleared {
-            // Out of contact over the whole step: remove the offset where the bodies as reported
-            // are apart too and no potential energy is gained.
-            let block = self.block.as_ref().expect("the block is built");
-            let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
-            let mut probe = self.outputs.clone();
-            block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
-            if probe.normal_force == 0.0 && probe.separation > 0.0 {
-                drift = cleared;
-            }
-        }
+        self.relax_drift(&setup, &run, &predicted)?;
+        self.warn_effective_mass(&setup);
         let mut end_states = run.end_states;
         if end_states.len() < crate::block::POINT_OUTPUTS {
             end_states.resize(crate::block::POINT_OUTPUTS, PointState::default());
         }
         self.coupling.spare = std::mem::replace(&mut self.states, end_states);
-        let c = &mut self.coupling;
-        c.record = if fresh { Some(StepRecord { start: reported_now, wrench: applied, h: step }) } else { None };
-        c.drift = drift;
+        let c = &mut self.coupling.carry;
         c.predicted = Some(predicted);
         c.fresh = false;
-        c.evaluated = false;
         c.applied = applied;
         c.last_step = step;
-        c.run = None;
+        let force = run.normal_force;
+        c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
+        c.normal_force = force;
+        self.coupling.evaluated = false;
+        self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
         self.outputs_valid = false;
         self.time += step;
+        Ok(())
+    }
+
+    /// Removes the drift where that is free: out of contact over the whole step (where the
+    /// bodies as reported are apart too and no potential energy is gained), and gradually in
+    /// steady contact, the energy the shift gives the contact's spring added to the balance.
+    fn relax_drift(&mut self, setup: &StepAverageSetup, run: &Run, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
+        let mass = setup.mass;
+        let c = &self.coupling.carry;
+        if c.drift.iter().all(|d| *d == Drift::default()) {
+            return Ok(());
+        }
+        let block = self.block.as_ref().expect("the block is built");
+        if run.end.forceless {
+            // What the drift put between the two worlds' energies is in the energy balance,
+            // settled when the contact ended: the offset can go whole.
+            let cleared = [Drift::default(); 2];
+            let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
+            let mut probe = self.outputs.clone();
+            block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
+            if probe.normal_force == 0.0 && probe.separation > 0.0 {
+                self.coupling.carry.drift = cleared;
+            }
+            return Ok(());
+        }
+        let _ = Pose::identity;
         Ok(())
     }
 
@@ -339,114 +652,154 @@ impl Model {
     }
 }
 
-impl Coupling {
-    /// `drift` with what can be removed out of contact removed: the rotation, and the shift
-    /// except its part against the other forces.
-    fn drift_cleared(&self, drift: &[Drift; 2], setup: &StepAverageSetup) -> [Drift; 2] {
-        let mut cleared = *drift;
-        for k in 0..2 {
-            if !setup.mass[k].is_movable() {
-                continue;
-            }
-            let a = self.external[k].accel;
-            let r = drift[k].r;
-            let along = a.dot(&r);
-            cleared[k] = Drift {
-                // Moving the body's own position by r changes its potential energy by -m a.r:
-                // only the part of r against a (a.r < 0) would raise it, and that part stays.
-                r: if along < 0.0 && a.norm_squared() > 0.0 { a * (along / a.norm_squared()) } else { Vec3::zeros() },
-                q: Rotation::identity(),
-            };
+/// Reads or writes every number of the carried state in one fixed order.
+trait Visit {
+    fn num(&mut self, x: &mut f64);
+    fn vec(&mut self, v: &mut Vec3) {
+        for x in v.iter_mut() {
+            self.num(x);
         }
-        cleared
     }
-
-    /// The drift of body `k` (0 = A, 1 = B).
-    pub fn drift(&self, k: usize) -> Drift {
-        self.drift[k]
+    fn flag(&mut self, b: &mut bool) {
+        let mut x = f64::from(u8::from(*b));
+        self.num(&mut x);
+        *b = x != 0.0;
     }
-
-    /// The other forces estimated on body `k`.
-    pub fn external(&self, k: usize) -> External {
-        self.external[k]
+    fn rotation(&mut self, q: &mut Rotation) {
+        let mut c = q.into_inner().coords;
+        for x in c.iter_mut() {
+            self.num(x);
+        }
+        *q = Rotation::new_normalize(nalgebra::Quaternion::from(c));
     }
+    fn body(&mut self, b: &mut BodyState) {
+        self.vec(&mut b.pose.r);
+        self.rotation(&mut b.pose.q);
+        self.vec(&mut b.v);
+        self.vec(&mut b.w);
+    }
+    fn motion(&mut self, m: &mut Motion) {
+        self.vec(&mut m.c);
+        self.vec(&mut m.v_c);
+        self.rotation(&mut m.q);
+        self.vec(&mut m.w);
+        self.vec(&mut m.l);
+    }
+    fn wrench(&mut self, w: &mut ForceTorque) {
+        self.vec(&mut w.0);
+        self.vec(&mut w.1);
+    }
+}
 
+struct Writer<'a>(&'a mut Vec<u8>);
+
+impl Visit for Writer<'_> {
+    fn num(&mut self, x: &mut f64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+struct Reader<'a, 'b> {
+    reader: &'a mut fmi_export::table::Reader<'b>,
+    error: Option<String>,
+}
+
+impl Visit for Reader<'_, '_> {
+    fn num(&mut self, x: &mut f64) {
+        match self.reader.f64() {
+            Ok(v) if v.is_finite() => *x = v,
+            Ok(_) => self.error = Some("the serialized FMU state holds a non-finite coupling value".to_string()),
+            Err(e) => self.error = Some(e),
+        }
+    }
+}
+
+fn at_rest() -> BodyState {
+    BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }
+}
+
+impl Carry {
+    fn visit(&mut self, v: &mut dyn Visit) {
+        v.num(&mut self.last_step);
+        for k in 0..2 {
+            v.vec(&mut self.external[k].accel);
+            v.vec(&mut self.external[k].torque);
+            v.vec(&mut self.drift[k].r);
+            v.rotation(&mut self.drift[k].q);
+            v.wrench(&mut self.owed[k]);
+            v.wrench(&mut self.applied[k]);
+            let (mut scale, last) = (self.response[k].scale, self.response[k].last());
+            let mut has_last = last.is_some();
+            let (mut impulse, mut du) = last.unwrap_or((0.0, 0.0));
+            v.num(&mut scale);
+            v.flag(&mut has_last);
+            v.num(&mut impulse);
+            v.num(&mut du);
+            self.response[k] = Response::from_parts(scale, has_last.then_some((impulse, du)));
+            v.num(&mut self.effective_mass[k]);
+            v.flag(&mut self.warned_mass[k]);
+        }
+        v.num(&mut self.balance);
+        v.num(&mut self.dissipate);
+        v.flag(&mut self.fresh);
+        v.num(&mut self.normal_force);
+        v.num(&mut self.steady_steps);
+        v.flag(&mut self.inputs_at_end);
+        v.num(&mut self.order_votes);
+        v.flag(&mut self.warned_no_step);
+        let mut has = self.predicted.is_some();
+        v.flag(&mut has);
+        let mut predicted = self.predicted.unwrap_or([at_rest(); 2]);
+        if has {
+            predicted.iter_mut().for_each(|b| v.body(b));
+        }
+        self.predicted = has.then_some(predicted);
+        let mut has = self.pending.is_some();
+        v.flag(&mut has);
+        let mut p = self.pending.unwrap_or(Pending {
+            start: [at_rest(); 2],
+            own_start: [at_rest(); 2],
+            own_end: [Motion::from_frame(&at_rest(), &MassProperties::immovable()); 2],
+            held: [zero_wrench(); 2],
+            h: 0.0,
+            law_work: 0.0,
+            dissipated: 0.0,
+            forceless: false,
+            contact: (Vec3::zeros(), Vec3::zeros()),
+        });
+        if has {
+            for k in 0..2 {
+                v.body(&mut p.start[k]);
+                v.body(&mut p.own_start[k]);
+                v.motion(&mut p.own_end[k]);
+                v.wrench(&mut p.held[k]);
+            }
+            v.num(&mut p.h);
+            v.num(&mut p.law_work);
+            v.num(&mut p.dissipated);
+            v.flag(&mut p.forceless);
+            v.vec(&mut p.contact.0);
+            v.vec(&mut p.contact.1);
+        }
+        self.pending = has.then_some(p);
+    }
+}
+
+impl Coupling {
     /// The FMU state: every number that carries over a step (the averaged step behind the
     /// current outputs is recomputed after a restore).
     pub fn write(&self, out: &mut Vec<u8>) {
-        let mut put = |x: f64| out.extend_from_slice(&x.to_le_bytes());
-        put(self.last_step);
-        for k in 0..2 {
-            self.external[k].accel.iter().chain(self.external[k].torque.iter()).for_each(|x| put(*x));
-            self.drift[k].r.iter().for_each(|x| put(*x));
-            self.drift[k].q.coords.iter().for_each(|x| put(*x));
-            self.applied[k].0.iter().chain(self.applied[k].1.iter()).for_each(|x| put(*x));
-        }
-        let body = |b: &BodyState, put: &mut dyn FnMut(f64)| {
-            b.pose.r.iter().chain(b.pose.q.coords.iter()).chain(b.v.iter()).chain(b.w.iter()).for_each(|x| put(*x));
-        };
-        put(if self.predicted.is_some() { 1.0 } else { 0.0 });
-        for b in self.predicted.iter().flatten() {
-            body(b, &mut put);
-        }
-        put(match self.record {
-            Some(_) => 1.0,
-            None => 0.0,
-        });
-        if let Some(record) = &self.record {
-            for k in 0..2 {
-                body(&record.start[k], &mut put);
-                record.wrench[k].0.iter().chain(record.wrench[k].1.iter()).for_each(|x| put(*x));
-            }
-            put(record.h);
-        }
-        put(if self.fresh { 1.0 } else { 0.0 });
-        put(if self.warned_no_step { 1.0 } else { 0.0 });
+        self.carry.clone().visit(&mut Writer(out));
     }
 
     /// Inverse of [`Coupling::write`].
     pub fn read(reader: &mut fmi_export::table::Reader<'_>) -> Result<Coupling, String> {
-        let mut get = || -> Result<f64, String> {
-            let x = reader.f64()?;
-            if x.is_finite() {
-                Ok(x)
-            } else {
-                Err("the serialized FMU state holds a non-finite coupling value".to_string())
-            }
-        };
-        let mut c = Coupling { last_step: get()?, ..Coupling::default() };
-        let vec = |get: &mut dyn FnMut() -> Result<f64, String>| -> Result<Vec3, String> { Ok(Vec3::new(get()?, get()?, get()?)) };
-        let rotation = |get: &mut dyn FnMut() -> Result<f64, String>| -> Result<Rotation, String> {
-            let (i, j, k, w) = (get()?, get()?, get()?, get()?);
-            Ok(Rotation::new_normalize(nalgebra::Quaternion::new(w, i, j, k)))
-        };
-        for k in 0..2 {
-            c.external[k] = External { accel: vec(&mut get)?, torque: vec(&mut get)? };
-            c.drift[k] = Drift { r: vec(&mut get)?, q: rotation(&mut get)? };
-            c.applied[k] = (vec(&mut get)?, vec(&mut get)?);
+        let mut carry = Carry::default();
+        let mut r = Reader { reader, error: None };
+        carry.visit(&mut r);
+        match r.error {
+            Some(e) => Err(e),
+            None => Ok(Coupling { carry, ..Coupling::default() }),
         }
-        let body = |get: &mut dyn FnMut() -> Result<f64, String>| -> Result<BodyState, String> {
-            let r = Vec3::new(get()?, get()?, get()?);
-            let (i, j, k, w) = (get()?, get()?, get()?, get()?);
-            let q = Rotation::new_normalize(nalgebra::Quaternion::new(w, i, j, k));
-            let v = Vec3::new(get()?, get()?, get()?);
-            let w = Vec3::new(get()?, get()?, get()?);
-            Ok(BodyState { pose: crate::physics::math::Pose { r, q }, v, w })
-        };
-        if get()? != 0.0 {
-            c.predicted = Some([body(&mut get)?, body(&mut get)?]);
-        }
-        if get()? != 0.0 {
-            let mut start = [BodyState { pose: crate::physics::math::Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }; 2];
-            let mut wrench = [(Vec3::zeros(), Vec3::zeros()); 2];
-            for k in 0..2 {
-                start[k] = body(&mut get)?;
-                wrench[k] = (vec(&mut get)?, vec(&mut get)?);
-            }
-            c.record = Some(StepRecord { start, wrench, h: get()? });
-        }
-        c.fresh = get()? != 0.0;
-        c.warned_no_step = get()? != 0.0;
-        Ok(c)
     }
 }

@@ -14,6 +14,7 @@ pub mod friction;
 pub mod geometry;
 pub mod hyperbolic;
 pub mod material;
+pub mod mobility;
 pub mod math;
 pub mod normal;
 pub mod point_events;
