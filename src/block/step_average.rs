@@ -46,9 +46,13 @@ pub struct Bodies {
     /// of `mass`; below 1: a body that joints or other contacts make heavier in the contact
     /// direction): the block's own copy of the body turns and moves under the wrench times this.
     pub response: [f64; 2],
-    /// A wrench held over the step besides the contact's, on each body (the momentum owed from
-    /// earlier steps): reported with the average and applied to the block's own bodies.
+    /// The impulse (N.s) and angular impulse about the frame origin (N.m.s) each body lacks
+    /// against the block's own copy of it (from earlier steps): the copies start as if the body
+    /// had it.
     pub owed: [ForceTorque; 2],
+    /// A wrench held over the step besides the contact's, on each body: how much of the owed
+    /// impulse the step pays, reported with the average.
+    pub pay: [ForceTorque; 2],
     /// A wrench held over the step that only the bodies receive, not the block's own copies of
     /// them (to move a body toward its copy).
     pub unseen: [ForceTorque; 2],
@@ -62,7 +66,7 @@ impl Bodies {
     /// Free bodies with nothing owed and no extra damping.
     pub fn free(mass: [MassProperties; 2], external: [External; 2]) -> Bodies {
         let zero = (Vec3::zeros(), Vec3::zeros());
-        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], unseen: [zero; 2], dissipate: 0.0 }
+        Bodies { mass, external, response: [1.0; 2], owed: [zero; 2], pay: [zero; 2], unseen: [zero; 2], dissipate: 0.0 }
     }
 }
 
@@ -119,6 +123,16 @@ impl Block {
         end_states.clear();
         end_states.extend_from_slice(states);
         let mut motion = [Motion::from_frame(&start[0], &mass[0]), Motion::from_frame(&start[1], &mass[1])];
+        for k in 0..2 {
+            // The owed impulse, times the response, as a kick (half kicks of length 2: the
+            // velocity moves by the impulse over the mass).
+            let (f, t) = &bodies.owed[k];
+            if *f != Vec3::zeros() || *t != Vec3::zeros() {
+                let s = bodies.response[k];
+                let t_c = motion[k].torque_about_com(&mass[k], f, t);
+                motion[k].half_kick(&mass[k], &(f * s), &(t_c * s), &External::default(), 2.0);
+            }
+        }
         // The frames only: the block refuses StepAverage with a law provided by input, so the
         // provided forces stay zero and are not rewritten at every sub-step.
         let frames_of = |m: &[Motion; 2]| (frame_of(&m[0].to_frame(&mass[0])), frame_of(&m[1].to_frame(&mass[1])));
@@ -127,17 +141,16 @@ impl Block {
         let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
         let mut now = out.clone();
-        let mut impulse = bodies.owed.map(|(f, t)| (f * h, t * h));
+        let mut impulse = bodies.pay.map(|(f, t)| (f * h, t * h));
         let (mut normal_integral, mut friction_integral, mut law_work) = (0.0, 0.0, 0.0);
         let mut max_normal_force = now.normal_force;
         let mut max_points = now.points;
         // The wrench on each body as its own copy moves under it: the law's and the extra
-        // damping's (about C), the owed wrench, all times the body's response.
+        // damping's (about C), times the body's response.
         let applied = |m: &[Motion; 2], law: &[ForceTorque; 2], extra: &[ForceTorque; 2], k: usize| -> ForceTorque {
             let t_c = m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1) + extra[k].1;
-            let owed_c = m[k].torque_about_com(&mass[k], &bodies.owed[k].0, &bodies.owed[k].1);
             let s = bodies.response[k];
-            ((law[k].0 + extra[k].0 + bodies.owed[k].0) * s, (t_c + owed_c) * s)
+            ((law[k].0 + extra[k].0) * s, t_c * s)
         };
         let law_power = |m: &[Motion; 2], law: &[ForceTorque; 2]| -> f64 {
             (0..2).map(|k| power(&m[k], &law[k].0, &m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1))).sum()
@@ -204,7 +217,7 @@ impl Block {
         // contact does not pull).
         for k in 0..2 {
             let (f, t) = bodies.unseen[k];
-            let contact = (impulse[k].0 - bodies.owed[k].0 * h).norm() / h;
+            let contact = (impulse[k].0 - bodies.pay[k].0 * h).norm() / h;
             let share = if f.norm() > contact { contact / f.norm() } else { 1.0 };
             impulse[k].0 += f * (share * h);
             impulse[k].1 += t * (share * h);

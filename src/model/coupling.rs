@@ -79,8 +79,8 @@ struct Run {
     start: [BodyState; 2],
     end: StepEnd,
     end_states: Vec<PointState>,
-    /// The owed wrench this run's outputs include.
-    owed: [ForceTorque; 2],
+    /// The rate at which this run's outputs pay the owed impulse.
+    pay: [ForceTorque; 2],
     /// The contact point and normal at the run's start.
     contact: (Vec3, Vec3),
     /// The average normal force over the run (N).
@@ -123,6 +123,8 @@ struct Carry {
     pending: Option<Pending>,
     /// The inputs that arrive between a read and a DoStep are the bodies at the step's end.
     inputs_at_end: bool,
+    /// The last DoStep's size differed from the one before.
+    steps_vary: bool,
     /// Steps in a row whose inputs fit the other order clearly better.
     order_votes: f64,
     response: [Response; 2],
@@ -374,8 +376,10 @@ impl Model {
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
         let own = own_world(&start, &c.drift, &setup.mass);
-        let owed = c.owed.map(|(f, t)| (f / h, t / h));
-        let (run, n) = self.averaged_run(&setup, &own, h, owed, None)?;
+        // The owed impulse over the coming step (a step of another size pays more or less of it,
+        // and the rest stays owed).
+        let pay = c.owed.map(|(f, t)| (f / h, t / h));
+        let (run, n) = self.averaged_run(&setup, &own, h, pay, None)?;
         if std::env::var_os("DEBUG_COUPLING").is_some() {
             let c = &self.coupling.carry;
             eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3?} scale {:.3} owed {:.3?} dissipate {:.3e} f {:.3?}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, c.drift[1].r.z, c.external[1].accel, c.response[1].scale, c.owed[1].0, c.dissipate, self.outputs.frame_b.f_0);
@@ -424,14 +428,15 @@ impl Model {
         }
     }
 
-    /// One averaged step from `start` (the block's own world) over `h`, with the owed wrench
-    /// `owed` held besides the contact's, into the outputs or into `scratch_outputs` when given.
+    /// One averaged step from `start` (the block's own world) over `h`, paying the owed impulse at
+    /// the rate `pay` besides the contact's wrench, into the outputs or into `scratch_outputs`
+    /// when given.
     fn averaged_run(
         &mut self,
         setup: &StepAverageSetup,
         start: &[BodyState; 2],
         h: f64,
-        owed: [ForceTorque; 2],
+        pay: [ForceTorque; 2],
         scratch_outputs: Option<&mut Outputs>,
     ) -> Result<(Run, Notes), ModelError> {
         let block = self.block.as_ref().expect("the block is built");
@@ -440,7 +445,8 @@ impl Model {
             mass: setup.mass,
             external: c.external,
             response: [c.response[0].scale, c.response[1].scale],
-            owed,
+            owed: c.owed,
+            pay,
             unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
             dissipate: if std::env::var_os("NO_DAMPING").is_some() { 0.0 } else { c.dissipate },
         };
@@ -457,7 +463,7 @@ impl Model {
             .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
         let contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
-        Ok((Run { h, start: *start, end, end_states, owed, contact, normal_force: out.normal_force }, notes))
+        Ok((Run { h, start: *start, end, end_states, pay, contact, normal_force: out.normal_force }, notes))
     }
 
     /// The run behind the held outputs, integrated again from `start` over `step` when either
@@ -468,10 +474,10 @@ impl Model {
             return Ok(run);
         }
         let from = start.unwrap_or(run.start);
-        let owed = run.owed;
+        let pay = run.pay;
         let mut scratch = self.outputs.clone();
         self.coupling.run = Some(run);
-        let (redone, _) = self.averaged_run(setup, &from, step, owed, Some(&mut scratch))?;
+        let (redone, _) = self.averaged_run(setup, &from, step, pay, Some(&mut scratch))?;
         let c = &mut self.coupling.carry;
         let got = scratch.wrenches();
         for k in 0..2 {
@@ -571,8 +577,8 @@ impl Model {
         let c = &mut self.coupling.carry;
         c.dissipate = (c.dissipate - run.end.dissipated).max(0.0);
         for k in 0..2 {
-            c.owed[k].0 -= run.owed[k].0 * step;
-            c.owed[k].1 -= run.owed[k].1 * step;
+            c.owed[k].0 -= run.pay[k].0 * step;
+            c.owed[k].1 -= run.pay[k].1 * step;
         }
         let pending = Pending {
             start,
@@ -608,6 +614,7 @@ impl Model {
         c.predicted = Some(predicted);
         c.fresh = false;
         c.applied = applied;
+        c.steps_vary = c.last_step > 0.0 && c.last_step != step;
         c.last_step = step;
         let force = run.normal_force;
         c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
@@ -746,6 +753,7 @@ impl Carry {
         v.num(&mut self.steady_steps);
         v.flag(&mut self.inputs_at_end);
         v.num(&mut self.order_votes);
+        v.flag(&mut self.steps_vary);
         v.flag(&mut self.warned_no_step);
         let mut has = self.predicted.is_some();
         v.flag(&mut has);

@@ -244,6 +244,8 @@ pub trait Block {
     fn get(&mut self, name: &str) -> f64;
     fn save(&mut self) -> Box<dyn std::any::Any>;
     fn restore(&mut self, state: &dyn std::any::Any);
+    /// `body_X.mobility` of frame k (0 = A, 1 = B).
+    fn set_mobility(&mut self, k: usize, phi: &[f64; 21]);
 }
 
 impl Block for Model {
@@ -279,6 +281,23 @@ impl Block for Model {
     fn restore(&mut self, state: &dyn std::any::Any) {
         *self = state.downcast_ref::<Model>().expect("a model").clone();
     }
+
+    fn set_mobility(&mut self, k: usize, phi: &[f64; 21]) {
+        self.mobility[k] = *phi;
+        self.inputs_changed();
+    }
+}
+
+/// A hinged point mass's mobility at its position: it moves along its path's tangent t only,
+/// so an impulse P changes its velocity by t (t . P) / m: Phi = t t^T / m in the translation
+/// block (the upper triangle of the 6x6 matrix, row by row).
+pub fn hinge_mobility(body: &Body) -> [f64; 21] {
+    let t = V3::new(body.phi.cos(), 0.0, body.phi.sin());
+    let mut phi = [0.0; 21];
+    for (i, j, index) in [(0, 0, 0), (0, 1, 1), (0, 2, 2), (1, 1, 6), (1, 2, 7), (2, 2, 11)] {
+        phi[index] = t[i] * t[j] / body.m;
+    }
+    phi
 }
 
 /// A contact block of the system: which bodies it joins and how frame A sits.
@@ -289,10 +308,17 @@ pub struct Contact {
     pub law: Law,
     /// The force on each frame as last read (held by the bodies).
     pub held: [V3; 2],
+    /// Give the block body B's mobility with its pose (a body FMU that knows its joint).
+    pub give_mobility: bool,
 }
 
 /// ContactForce's parameters for a sphere of `radius` against `other`, StepAverage at `h`.
 pub fn block_model(other: &Other, bodies: &[Body], b: usize, law: Law, h: f64) -> Model {
+    block_model_with(other, bodies, b, law, h, |_| {})
+}
+
+/// [`block_model`] with more parameters set by `more` before initialisation.
+pub fn block_model_with(other: &Other, bodies: &[Body], b: usize, law: Law, h: f64, more: impl FnOnce(&mut contact_force::block::Parameters)) -> Model {
     let mut model = Model::default();
     let p = &mut model.parameters;
     match other {
@@ -314,6 +340,7 @@ pub fn block_model(other: &Other, bodies: &[Body], b: usize, law: Law, h: f64) -
     if let Other::Sphere { body } | Other::MovingPlane { body, .. } = other {
         p.body_a.mass = bodies[*body].m;
     }
+    more(p);
     model.parameters_changed();
     model.initialize().expect("valid parameters");
     model
@@ -326,7 +353,7 @@ pub fn plane_rotation(n: [f64; 3]) -> UnitQuaternion<f64> {
 
 impl Contact {
     pub fn new(block: Box<dyn Block>, other: Other, b: usize, law: Law) -> Contact {
-        Contact { block, other, b, law, held: [V3::zeros(); 2] }
+        Contact { block, other, b, law, held: [V3::zeros(); 2], give_mobility: false }
     }
 
     /// The bodies' states into the block's inputs.
@@ -338,6 +365,9 @@ impl Contact {
         }
         let b = &bodies[self.b];
         self.block.set_frame(1, b.r, UnitQuaternion::identity(), b.v);
+        if self.give_mobility {
+            self.block.set_mobility(1, &hinge_mobility(b));
+        }
     }
 
     pub fn read(&mut self) {
@@ -447,6 +477,23 @@ impl System {
             }
         }
         self.t += h;
+    }
+
+    /// One step of `h` tried, rolled back (bodies and blocks restored, as a master does with FMU
+    /// states), and redone as two steps of `h / 2`.
+    pub fn step_with_rollback(&mut self, order: Order, h: f64) {
+        let bodies = self.bodies.clone();
+        let (t, work, started) = (self.t, self.drive_work, self.started);
+        let saved: Vec<(Box<dyn std::any::Any>, [V3; 2])> = self.contacts.iter_mut().map(|c| (c.block.save(), c.held)).collect();
+        self.step(order, h);
+        self.bodies = bodies;
+        (self.t, self.drive_work, self.started) = (t, work, started);
+        for (c, (state, held)) in self.contacts.iter_mut().zip(&saved) {
+            c.block.restore(state.as_ref());
+            c.held = *held;
+        }
+        self.step(order, h / 2.0);
+        self.step(order, h / 2.0);
     }
 
     /// Bodies' kinetic and gravitational energy plus the springs' (at the bodies' states).
