@@ -13,7 +13,7 @@ mod input_derivatives;
 pub use coupling::{Coupling, Drift};
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
 
-use crate::block::{Block, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
+use crate::block::{Block, Frame, InputError, Inputs, Notes, Outputs, ParameterError, Parameters, INPUT_COUNT, POINT_OUTPUTS};
 use crate::physics::contact::PointState;
 use crate::physics::geometry::ContactPoint;
 
@@ -102,13 +102,21 @@ pub struct Model {
     /// `body_a.mobility`, `body_b.mobility`: each body's 6x6 mobility at its frame origin, the
     /// upper triangle row by row, as a body FMU gives it (all zero: not given).
     pub mobility: [[f64; crate::physics::mobility::MOBILITY_VALUES]; 2],
+    /// The instance has the inputs of the laws provided by input: false in an instance of the
+    /// ContactForce FMU, which leaves them out (they are in ContactForceProvidedLaws).
+    provided_inputs: bool,
 }
 
 impl Default for Model {
     fn default() -> Self {
+        let parameters = Parameters::default();
+        // At the start values B's sphere rests on A's plane: its centre one radius above it, so
+        // that a first evaluation with every value left alone shows touching bodies (no force),
+        // not a sphere sunk to its centre.
+        let frame_b = Frame { r_0: [0.0, 0.0, parameters.geometry_b.radius], ..Frame::default() };
         Model {
-            parameters: Parameters::default(),
-            inputs: Inputs::default(),
+            inputs: Inputs { frame_b, ..Inputs::default() },
+            parameters,
             outputs: Outputs::default(),
             time: 0.0,
             block: None,
@@ -129,6 +137,7 @@ impl Default for Model {
             unconnected: false,
             warned_unconnected: false,
             mobility: [[0.0; crate::physics::mobility::MOBILITY_VALUES]; 2],
+            provided_inputs: true,
         }
     }
 }
@@ -169,6 +178,9 @@ impl Model {
 
     fn build_block(&mut self) -> Result<&Block, ParameterError> {
         if self.block.is_none() {
+            if !self.provided_inputs {
+                crate::block::refuse_provided_laws(&self.parameters, crate::variables::EXTENSION_NAME)?;
+            }
             let (block, warnings) = Block::new(&self.parameters, self.resources.as_deref())?;
             self.warnings.extend(warnings);
             if block.is_stateful() {
@@ -206,8 +218,10 @@ impl Model {
         let notes = match block.step_average_setup() {
             None => {
                 let notes = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
-                // Held over the step, the force is its own maximum.
+                // Held over the step, the force is its own maximum; the bodies' masses are the
+                // parameters'.
                 self.outputs.max_normal_force = self.outputs.normal_force;
+                self.outputs.effective_mass = [self.parameters.body_a.mass, self.parameters.body_b.mass];
                 notes
             }
             Some(setup) => {
@@ -373,6 +387,13 @@ impl fmi_export::FmuModel for Model {
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
     const CAN_INTERPOLATE_INPUTS: bool = true;
     const MIGHT_RETURN_EARLY: bool = true;
+
+    const EXTENSION: Option<fmi_export::Extension> =
+        Some(fmi_export::Extension { name: crate::variables::EXTENSION_NAME, description: crate::variables::EXTENSION_DESCRIPTION });
+
+    fn set_extension(&mut self, extension: bool) {
+        self.provided_inputs = extension;
+    }
 
     fn build_table() -> fmi_export::table::Table<Model> {
         crate::variables::build()

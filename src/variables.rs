@@ -27,6 +27,13 @@ pub const MODEL_NAME: &str = "ContactForce";
 pub const MODEL_DESCRIPTION: &str =
     "Rigid-body contact block: contact force and torque between two bodies from their poses and twists";
 
+/// The second FMU of the same binary: ContactForce with the point slots of the laws provided by
+/// input (`contact.point[i].depth`, ..., `contact.point[i].provided.*`, value references from
+/// 1100), which the ContactForce FMU leaves out.
+pub const EXTENSION_NAME: &str = "ContactForceProvidedLaws";
+pub const EXTENSION_DESCRIPTION: &str =
+    "Rigid-body contact block with the inputs and outputs of normal and friction laws provided by input, per contact point";
+
 /// The items of a stable enumeration as the (value, name, description) rows of an FMI
 /// enumeration type, computed at compile time (constant data, no heap).
 const fn item_rows<const N: usize>(items: &[EnumItem]) -> [(i64, &'static str, &'static str); N] {
@@ -101,6 +108,12 @@ pub fn scalars() -> &'static [Scalar<Model>] {
 /// The GUID / instantiationToken of this build's interface.
 pub fn instantiation_token() -> &'static str {
     table().instantiation_token()
+}
+
+/// The token of ContactForceProvidedLaws, the same binary with every variable (the point slots
+/// of the laws provided by input included), for tools and tests.
+pub fn extension_token() -> String {
+    table().extension_token().expect("ContactForce has an extension")
 }
 
 /// The variables of ContactForce.
@@ -239,44 +252,55 @@ fn build_table() -> Vec<Variable<Model>> {
     point_outputs!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
     // Laws provided by input, per point slot (value references 1100 + 20 (i - 1) + k): what a
-    // user's law reads (outputs, on the frames only) and the forces it gives (inputs).
+    // user's law reads (outputs, on the frames only) and the forces it gives (inputs). Only the
+    // extension's FMU (EXTENSION_NAME, the same binary) lists them, so that the ports of an
+    // importer that shows every variable are the ones a user of the built-in laws needs.
     macro_rules! provided_slots {
         ($($i:literal => $slot:literal),+) => {$(
             t.extend([
                 V::float(concat!("contact.point[", $i, "].depth"), 1100 + 20 * ($i - 1), 1, Output, "m",
                     concat!("Penetration depth max(0, -separation) at contact point ", $i, " (written where a law is ProvidedByInput; 0 under the built-in laws)"),
                     |m| std::slice::from_mut(&mut m.outputs.law[$slot].depth))
-                .depends_on(&POSE_INPUTS),
+                .depends_on(&POSE_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].depth_rate"), 1101 + 20 * ($i - 1), 1, Output, "m/s",
                     concat!("Penetration rate -v_rel . n at contact point ", $i, ", positive while approaching (written where a law is ProvidedByInput)"),
                     |m| std::slice::from_mut(&mut m.outputs.law[$slot].depth_rate))
-                .depends_on(&FRAME_INPUTS),
+                .depends_on(&FRAME_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].slip_velocity"), 1102 + 20 * ($i - 1), 2, Output, "m/s",
                     concat!("Slip velocity of B relative to A at contact point ", $i, " along tangent1_0 and tangent2_0 (written where a law is ProvidedByInput)"),
                     |m| &mut m.outputs.law[$slot].slip_velocity)
-                .depends_on(&FRAME_INPUTS),
+                .depends_on(&FRAME_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].n_0"), 1104 + 20 * ($i - 1), 3, Output, "1",
                     concat!("Unit normal from A toward B at contact point ", $i, ", in W (written where a law is ProvidedByInput)"),
                     |m| &mut m.outputs.law[$slot].n_0)
-                .depends_on(&POSE_INPUTS),
+                .depends_on(&POSE_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].tangent1_0"), 1107 + 20 * ($i - 1), 3, Output, "1",
                     concat!("First tangent t1 of contact point ", $i, ": W's x axis in the contact plane (W's y axis where |n_x| > 0.9), in W (written where a law is ProvidedByInput)"),
                     |m| &mut m.outputs.law[$slot].tangent1_0)
-                .depends_on(&POSE_INPUTS),
+                .depends_on(&POSE_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].tangent2_0"), 1110 + 20 * ($i - 1), 3, Output, "1",
                     concat!("Second tangent t2 = n x t1 of contact point ", $i, ", in W (written where a law is ProvidedByInput)"),
                     |m| &mut m.outputs.law[$slot].tangent2_0)
-                .depends_on(&POSE_INPUTS),
+                .depends_on(&POSE_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].weight"), 1113 + 20 * ($i - 1), 1, Output, "1",
                     concat!("Share of its laws' forces contact point ", $i, " carries (1 but at a partly covered finite face; written where a law is ProvidedByInput)"),
                     |m| std::slice::from_mut(&mut m.outputs.law[$slot].weight))
-                .depends_on(&POSE_INPUTS),
+                .depends_on(&POSE_INPUTS)
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].provided.normal_force"), 1114 + 20 * ($i - 1), 1, Input, "N",
                     concat!("normal.law = ProvidedByInput: normal force magnitude at contact point ", $i, ", applied (clipped at 0, times the point's weight) while the point penetrates"),
-                    |m| std::slice::from_mut(&mut m.inputs.provided[$slot].normal_force)),
+                    |m| std::slice::from_mut(&mut m.inputs.provided[$slot].normal_force))
+                .in_extension(),
                 V::float(concat!("contact.point[", $i, "].provided.friction_force"), 1115 + 20 * ($i - 1), 2, Input, "N",
                     concat!("friction.law = ProvidedByInput: friction force on B at contact point ", $i, " along tangent1_0 and tangent2_0, applied (times the point's weight) while the point carries a normal force"),
-                    |m| &mut m.inputs.provided[$slot].friction_force),
+                    |m| &mut m.inputs.provided[$slot].friction_force)
+                .in_extension(),
             ]);
         )+};
     }
@@ -451,7 +475,7 @@ fn build_table() -> Vec<Variable<Model>> {
         &mut m.parameters.body_b
     }
     macro_rules! body {
-        ($prefix:literal, $base:expr, $b:ident, $body:literal) => {
+        ($prefix:literal, $base:expr, $b:ident, $body:literal, $k:literal, $mobility:expr) => {
             [
                 V::parameter(concat!($prefix, ".mass"), $base, "kg", concat!("Mass of ", $body, " (StepAverage; 0 = immovable, e.g. the ground)"), |m| {
                     std::slice::from_mut(&mut $b(m).mass)
@@ -475,6 +499,34 @@ fn build_table() -> Vec<Variable<Model>> {
                     concat!("Centre of mass of ", $body, " in its body frame (StepAverage)"),
                     |m| &mut $b(m).com,
                 ),
+                V::float(
+                    concat!($prefix, ".effective_mass"),
+                    $base + 10,
+                    1,
+                    Output,
+                    "kg",
+                    concat!(
+                        "Mass ", $body, " shows in the contact normal direction at the contact point (StepAverage: from ", $prefix,
+                        ".mobility when given, else learnt from its response to the contact's impulses; Instantaneous: ", $prefix,
+                        ".mass; 0 for an immovable body)"
+                    ),
+                    |m| std::slice::from_mut(&mut m.outputs.effective_mass[$k]),
+                ),
+                V::float(
+                    concat!($prefix, ".mobility"),
+                    $mobility,
+                    21,
+                    Input,
+                    crate::physics::mobility::MOBILITY_UNIT,
+                    concat!(
+                        "Mobility of ", $body, " at its frame origin in W, as a body FMU gives it (RigidBody's mobility output): ",
+                        "d(v_0, w_0) = Phi (f_0, t_0) dt, the upper triangle of the 6x6 Phi row by row; unit 1/kg for the ",
+                        "v_0-f_0 block, 1/(kg.m) for v_0-t_0 and w_0-f_0, 1/(kg.m2) for w_0-t_0; all 0 = not given ",
+                        "(StepAverage then learns the mass the body shows)"
+                    ),
+                    |m| &mut m.mobility[$k],
+                )
+                .in_extension(),
             ]
         };
     }
@@ -489,8 +541,8 @@ fn build_table() -> Vec<Variable<Model>> {
         })
         .min(0.0),
     ]);
-    t.extend(body!("body_a", 710, body_a, "A"));
-    t.extend(body!("body_b", 730, body_b, "B"));
+    t.extend(body!("body_a", 710, body_a, "A", 0, 750));
+    t.extend(body!("body_b", 730, body_b, "B", 1, 780));
 
     // Model Exchange, per point slot (value references 3000 + 10 (i - 1) + k): the tangential
     // deflection (a continuous state), its derivative and the two event indicators.

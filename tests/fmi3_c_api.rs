@@ -30,8 +30,10 @@ fn vrs(name: &str, n: usize) -> Vec<u32> {
     (1..=n).map(|i| vr(&format!("{name}[{i}]"))).collect()
 }
 
+/// The token of ContactForceProvidedLaws (the same binary, every variable known): these tests
+/// read every output, the point slots of the laws provided by input included.
 fn token() -> CString {
-    CString::new(variables::instantiation_token()).unwrap()
+    CString::new(variables::extension_token()).unwrap()
 }
 
 /// Relative comparison with an absolute floor for values that should be zero.
@@ -712,6 +714,20 @@ fn variable_dependencies_come_from_the_table() {
     assert_eq!(count("contact.n_0[3]"), 14);
     assert_eq!(count("normal.stiffness"), 0);
     assert_eq!(count("frame_a.r_0[1]"), 0);
+    assert_eq!(count("contact.point[2].normal_force"), 26 + 1);
+
+    // An instance of ContactForce (its own token) knows no provided force: the forces depend on
+    // the frames' 26 inputs and the states, a point's normal force on the frames alone.
+    let plain = Fmu::with("plain", &CString::new(variables::instantiation_token()).unwrap(), false);
+    let plain_count = |name: &str| {
+        let mut n = usize::MAX;
+        // SAFETY: a live instance and a writable count.
+        let status = unsafe { fmi3GetNumberOfVariableDependencies(plain.instance, vr(name), &mut n) };
+        assert_eq!(status, Status::Ok, "{name}: {:?}", plain.messages());
+        n
+    };
+    assert_eq!(plain_count("frame_b.f_0[1]"), 26 + 24);
+    assert_eq!(plain_count("contact.point[2].normal_force"), 26);
 
     // The 14 dependencies of the separation: the positions and orientations of both frames.
     let separation = vr("contact.separation");

@@ -88,11 +88,47 @@ fn both() -> [(&'static str, String); 2] {
     [("fmi2", model_description::fmi2_xml()), ("fmi3", model_description::fmi3_xml())]
 }
 
+/// The two FMUs of the one binary: ContactForce (false: without the point slots of the laws
+/// provided by input) and ContactForceProvidedLaws (true: every variable), each with its FMI 2
+/// and FMI 3 model description.
+fn interfaces() -> [(bool, String, String); 2] {
+    [
+        (false, model_description::fmi2_xml(), model_description::fmi3_xml()),
+        (true, model_description::fmi2_extension_xml(), model_description::fmi3_extension_xml()),
+    ]
+}
+
+/// The scalars a model description of the interface lists, in its order.
+fn scalars_of(extension: bool) -> Vec<&'static variables::Scalar<Model>> {
+    variables::table().interface_scalars(extension).collect()
+}
+
+#[test]
+fn contact_force_shows_the_frames_and_the_extension_adds_the_provided_laws_slots() {
+    for (extension, fmi2, fmi3) in interfaces() {
+        // The frames' 26 inputs, and the 24 forces of the laws provided by input (3 per slot);
+        // 82 outputs, and the 112 of what a provided law reads (14 per slot).
+        let (inputs, outputs) = if extension { (26 + 24, 82 + 112) } else { (26, 82) };
+        for xml in [&fmi2, &fmi3] {
+            let variables = model_variables(xml);
+            let count = |causality: &str| variables.iter().filter(|(_, a)| a.get("causality").map(String::as_str) == Some(causality)).count();
+            assert_eq!((count("input"), count("output")), (inputs, outputs), "extension {extension}");
+            let provided = variables.iter().any(|(_, a)| a["name"] == "contact.point[1].provided.normal_force");
+            assert_eq!(provided, extension);
+        }
+        let identifier = if extension { "ContactForceProvidedLaws" } else { "ContactForce" };
+        assert!(fmi2.contains(&format!("modelIdentifier=\"{identifier}\"")) && fmi3.contains(&format!("modelIdentifier=\"{identifier}\"")));
+    }
+}
+
 #[test]
 fn committed_model_descriptions_match_the_variable_table() {
-    for (path, generated) in
-        [("modelDescription/fmi2.xml", model_description::fmi2_xml()), ("modelDescription/fmi3.xml", model_description::fmi3_xml())]
-    {
+    for (path, generated) in [
+        ("modelDescription/fmi2.xml", model_description::fmi2_xml()),
+        ("modelDescription/fmi3.xml", model_description::fmi3_xml()),
+        ("modelDescription/provided_laws/fmi2.xml", model_description::fmi2_extension_xml()),
+        ("modelDescription/provided_laws/fmi3.xml", model_description::fmi3_extension_xml()),
+    ] {
         let committed = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_default();
         assert!(committed == generated, "{path} is stale: run `cargo xtask codegen`");
     }
@@ -107,17 +143,19 @@ fn generation_is_deterministic() {
 
 #[test]
 fn value_references_and_names_are_unique_and_the_same_in_both_versions() {
-    let mut listings = Vec::new();
-    for (version, xml) in both() {
-        let variables = model_variables(&xml);
-        assert_eq!(variables.len(), variables::scalars().len(), "{version}");
-        let vrs: BTreeSet<&str> = variables.iter().map(|(_, a)| a["valueReference"].as_str()).collect();
-        let names: BTreeSet<&str> = variables.iter().map(|(_, a)| a["name"].as_str()).collect();
-        assert_eq!(vrs.len(), variables.len(), "{version}: a value reference is used twice");
-        assert_eq!(names.len(), variables.len(), "{version}: a name is used twice");
-        listings.push(variables.iter().map(|(_, a)| (a["name"].clone(), a["valueReference"].clone())).collect::<Vec<_>>());
+    for (extension, fmi2, fmi3) in interfaces() {
+        let mut listings = Vec::new();
+        for (version, xml) in [("fmi2", fmi2), ("fmi3", fmi3)] {
+            let variables = model_variables(&xml);
+            assert_eq!(variables.len(), scalars_of(extension).len(), "{version}");
+            let vrs: BTreeSet<&str> = variables.iter().map(|(_, a)| a["valueReference"].as_str()).collect();
+            let names: BTreeSet<&str> = variables.iter().map(|(_, a)| a["name"].as_str()).collect();
+            assert_eq!(vrs.len(), variables.len(), "{version}: a value reference is used twice");
+            assert_eq!(names.len(), variables.len(), "{version}: a name is used twice");
+            listings.push(variables.iter().map(|(_, a)| (a["name"].clone(), a["valueReference"].clone())).collect::<Vec<_>>());
+        }
+        assert_eq!(listings[0], listings[1], "FMI 2 and FMI 3 must list the same names with the same value references");
     }
-    assert_eq!(listings[0], listings[1], "FMI 2 and FMI 3 must list the same names with the same value references");
 }
 
 #[test]
@@ -195,19 +233,27 @@ fn every_enumeration_start_value_is_an_item_of_its_type() {
 
 #[test]
 fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
-    let outputs: Vec<_> = variables::scalars().iter().filter(|s| s.causality() == Causality::Output).collect();
+    for (extension, fmi2, fmi3) in interfaces() {
+        outputs_listed(extension, &fmi2, &fmi3);
+    }
+}
+
+fn outputs_listed(extension: bool, fmi2: &str, fmi3: &str) {
+    let scalars = scalars_of(extension);
+    let outputs: Vec<_> = scalars.iter().filter(|s| s.causality() == Causality::Output).collect();
     let input_vrs: BTreeSet<String> =
-        variables::scalars().iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr.to_string()).collect();
+        scalars.iter().filter(|s| s.causality() == Causality::Input).map(|s| s.vr.to_string()).collect();
     // The frames' 26 and the 24 forces of the laws provided by input (3 per point slot).
-    assert_eq!(input_vrs.len(), 26 + 24);
+    let provided_inputs = if extension { 24 } else { 0 };
+    assert_eq!(input_vrs.len(), 26 + provided_inputs);
     // The continuous states of Model Exchange are knowns too.
-    let state_vrs: BTreeSet<String> = variables::scalars().iter().filter(|s| s.variable.role == Role::State).map(|s| s.vr.to_string()).collect();
+    let state_vrs: BTreeSet<String> = scalars.iter().filter(|s| s.variable.role == Role::State).map(|s| s.vr.to_string()).collect();
     assert_eq!(state_vrs.len(), 24);
     let derivatives: Vec<String> =
-        variables::scalars().iter().filter(|s| matches!(s.variable.role, Role::Derivative { .. })).map(|s| s.vr.to_string()).collect();
+        scalars.iter().filter(|s| matches!(s.variable.role, Role::Derivative { .. })).map(|s| s.vr.to_string()).collect();
     assert_eq!(derivatives.len(), 24);
 
-    let fmi3 = elements(&model_description::fmi3_xml());
+    let fmi3 = elements(fmi3);
     let listed: Vec<&Element> = fmi3.iter().filter(|e| e.name() == "Output").collect();
     let initial: Vec<&str> = fmi3.iter().filter(|e| e.name() == "InitialUnknown").map(|e| e.attribute("valueReference").unwrap()).collect();
     assert_eq!(listed.len(), outputs.len());
@@ -228,26 +274,31 @@ fn outputs_are_listed_once_with_input_dependencies_and_as_initial_unknowns() {
         assert!(dependencies.iter().all(|d| input_vrs.contains(*d) || state_vrs.contains(*d)), "{} depends on a non-input", scalar.name);
         let expected = match scalar.variable.dependencies {
             // The poses' 14 scalars; the frames' 26 (a provided law's outputs); the frames and
-            // one slot's provided normal force (a point's normal force).
+            // one slot's provided normal force (a point's normal force; ContactForce has no
+            // provided force).
             variables::Dependencies::Inputs(names) if names == POSE_INPUTS => 14,
             variables::Dependencies::Inputs(names) if names == variables::FRAME_INPUTS => 26,
-            variables::Dependencies::Inputs(_) => 27,
+            variables::Dependencies::Inputs(_) => 26 + usize::from(extension),
             // Every input and the 24 deflection states.
-            _ => 26 + 24 + 24,
+            _ => 26 + provided_inputs + 24,
         };
         assert_eq!(dependencies.len(), expected, "{}", scalar.name);
     }
 
     // FMI 2 names the same scalars by 1-based index.
-    let fmi2 = elements(&model_description::fmi2_xml());
+    let fmi2 = elements(fmi2);
     let indices: Vec<usize> = fmi2
         .iter()
         .filter(|e| e.name() == "Unknown" && e.parent() == "Outputs")
         .map(|e| e.attribute("index").unwrap().parse().unwrap())
         .collect();
-    let expected: Vec<usize> =
-        variables::scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output).map(|(i, _)| i + 1).collect();
+    let expected: Vec<usize> = scalars.iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output).map(|(i, _)| i + 1).collect();
     assert_eq!(indices, expected);
+    // Every index names the output of the same value reference.
+    let listed_vrs: Vec<String> = fmi2.iter().filter(|e| e.name() == "ScalarVariable").map(|e| e.attribute("valueReference").unwrap().to_string()).collect();
+    for (index, scalar) in indices.iter().zip(&outputs) {
+        assert_eq!(listed_vrs[index - 1], scalar.vr.to_string());
+    }
 }
 
 #[test]
@@ -267,24 +318,31 @@ fn instantiation_token_is_a_guid_embedded_in_both_files() {
     assert!(groups.iter().all(|g| g.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())), "{token}");
     assert!(model_description::fmi2_xml().contains(&format!("guid=\"{token}\"")));
     assert!(model_description::fmi3_xml().contains(&format!("instantiationToken=\"{token}\"")));
+    let extension = variables::extension_token();
+    assert_ne!(extension, token);
+    assert!(model_description::fmi2_extension_xml().contains(&format!("guid=\"{extension}\"")));
+    assert!(model_description::fmi3_extension_xml().contains(&format!("instantiationToken=\"{extension}\"")));
 }
 
 #[test]
 fn documentation_is_self_contained_and_lists_every_variable_and_item() {
     for version in ["2.0", "3.0"] {
-        let page = model_description::documentation_html(version);
-        assert!(page.starts_with("<!DOCTYPE html>"));
-        for forbidden in ["http://", "https://", "<link", "<script", "src="] {
-            assert!(!page.contains(forbidden), "the page refers to an external asset ({forbidden})");
-        }
-        for s in variables::scalars() {
-            assert!(page.contains(&format!("<code>{}</code>", s.name)), "{} is missing from the page", s.name);
-        }
-        for ty in variables::table().enumerations() {
-            for item in ty.items {
-                assert!(page.contains(&format!("<code>{}</code>", item.1)), "{}.{} is missing", ty.name, item.1);
+        for extension in [false, true] {
+            let page = if extension { model_description::extension_documentation_html(version) } else { model_description::documentation_html(version) };
+            assert!(page.starts_with("<!DOCTYPE html>"));
+            for forbidden in ["http://", "https://", "<link", "<script", "src="] {
+                assert!(!page.contains(forbidden), "the page refers to an external asset ({forbidden})");
             }
+            for s in variables::scalars() {
+                let listed = page.contains(&format!("<code>{}</code>", s.name));
+                assert_eq!(listed, extension || !s.variable.in_extension, "{} on the page of extension {extension}", s.name);
+            }
+            for ty in variables::table().enumerations() {
+                for item in ty.items {
+                    assert!(page.contains(&format!("<code>{}</code>", item.1)), "{}.{} is missing", ty.name, item.1);
+                }
+            }
+            assert!(page.contains(&format!("FMI {version}")));
         }
-        assert!(page.contains(&format!("FMI {version}")));
     }
 }

@@ -76,7 +76,7 @@ fn instance_with(parameters: &[(u32, f64)], integers: &[(u32, c_int)], strings: 
         component_environment: std::ptr::null_mut(),
     }));
     let name = CString::new("hot").unwrap();
-    let guid = CString::new(variables::instantiation_token()).unwrap();
+    let guid = CString::new(variables::extension_token()).unwrap();
     // SAFETY: valid strings and callbacks that outlive the instance.
     unsafe {
         let c = fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), std::ptr::null(), functions, 0, 0);

@@ -350,7 +350,11 @@ fn what_is_not_offered_is_refused_naming_the_variables() {
 
     let mut numbers = base(ShapeKind::Plane, ShapeKind::Sphere);
     numbers.normal.law = 9;
-    assert_eq!(refused(&numbers), "normal.law = 9: is not a normal law number (1 to 8)");
+    assert_eq!(
+        refused(&numbers),
+        "normal.law = 9: is not a normal law number (1 = LinearSpringDamper, 2 = LimitedDamper, 3 = HuntCrossley, \
+         4 = SmoothSpringDamper, 5 = Impact, 6 = GroundModel, 7 = Restitution, 8 = ProvidedByInput)"
+    );
 }
 
 // Through the C APIs -------------------------------------------------------------------------

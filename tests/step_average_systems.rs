@@ -5,7 +5,6 @@
 #[path = "step_average_systems/harness.rs"]
 mod harness;
 
-use contact_force::model::Model;
 use harness::*;
 
 const DROP_HEIGHT: f64 = 0.5;
@@ -186,33 +185,6 @@ fn bodies_at_rest_sit_at_their_static_depth() {
                 println!("{order:?} {what} dropped {dropped}: {error:.3e} m off its static depth ({depth:.3e} m)");
                 assert!(error.abs() <= (0.01 * depth).max(1e-5), "{order:?} {what} dropped {dropped}: {error} m");
             }
-        }
-    }
-}
-
-#[test]
-#[ignore = "a look at the order"]
-fn look() {
-    let integ = match std::env::var("LOOK_INTEGRATOR").as_deref() { Ok("explicit") => Integrator::ExplicitEuler, Ok("symplectic") => Integrator::SymplecticEuler, _ => Integrator::Exact };
-    let h: f64 = std::env::var("LOOK_H").ok().and_then(|x| x.parse().ok()).unwrap_or(1e-2);
-    let sub: usize = std::env::var("LOOK_SUB").ok().and_then(|x| x.parse().ok()).unwrap_or(1);
-    let mut bodies = drop_bodies(integ, sub);
-    if let Some(z) = std::env::var("LOOK_Z").ok().and_then(|x| x.parse::<f64>().ok()) {
-        bodies[0].r[2] = z;
-    }
-    let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h);
-    let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
-    let until: f64 = std::env::var("LOOK_UNTIL").ok().and_then(|x| x.parse().ok()).unwrap_or(0.6);
-    let from: f64 = std::env::var("LOOK_FROM").ok().and_then(|x| x.parse().ok()).unwrap_or(0.31);
-    let random = std::env::var_os("LOOK_RANDOM").is_some();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    for k in 0..(until / h) as usize {
-        let h = if random { h * (0.5 + uniform(&mut seed)) } else { h };
-        let order = match std::env::var("LOOK_ORDER").as_deref() { Ok("jacobi") => Order::Jacobi, Ok("body") => Order::BodyFirst, _ => Order::BlockFirst };
-        s.step(order, h);
-        let m: &Model = unsafe { &*(s.contacts[0].block.as_ref() as *const dyn Block as *const Model) };
-        if s.t > from && s.t < until {
-            println!("{k} t {:.4} h {h:.4} z {:.6} v {:.4} drift {:.3e} f {:.2} balance {:.4} E {:.4}", s.t, s.bodies[0].r[2], s.bodies[0].v[2], m.coupling().drift(1).r[2], s.contacts[0].held[1][2], m.coupling().energy_balance(), s.energy());
         }
     }
 }

@@ -166,7 +166,8 @@ def main() -> int:
     parser.add_argument("--fmu-dir", type=pathlib.Path, default=pathlib.Path("target/fmu"))
     parser.add_argument("--fmi", choices=["2", "3"], default="2")
     args = parser.parse_args()
-    fmu = args.fmu_dir / f"ContactForce-fmi{args.fmi}.fmu"
+    # The point slots of the laws provided by input are in ContactForceProvidedLaws (the same binary).
+    fmu = args.fmu_dir / f"ContactForceProvidedLaws-fmi{args.fmi}.fmu"
     difference, force, points = run(fmu)
     relative = difference / force
     print(f"FMI {args.fmi}: {STEPS} steps, up to {points} corners in contact, largest force {force:.3f} N")

@@ -151,7 +151,7 @@ fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), Paramet
 /// The shape and geometry frame of one geometry, its file read.
 fn geometry(prefix: &str, p: &GeometryParameters, resources: Option<&Path>, warnings: &mut Vec<String>) -> Result<(PlanarShape, Pose2), ParameterError> {
     let name = |field: &str| format!("{prefix}.{field}");
-    let kind = PlanarShapeKind::from_value(p.shape).ok_or_else(|| refuse(&name("shape"), p.shape, "is not a planar shape number (1 to 7)"))?;
+    let kind = PlanarShapeKind::from_value(p.shape).ok_or_else(|| refuse(&name("shape"), p.shape, contact_force::physics::enums::not_an_item("planar shape", PlanarShapeKind::ITEMS)))?;
     let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
     let uses_file = matches!(kind, PlanarShapeKind::Polyline | PlanarShapeKind::Curve);
     let shape = match kind {

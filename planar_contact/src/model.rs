@@ -14,7 +14,7 @@ use contact_force::physics::point_events;
 use fmi_export::table::{Reader, Table};
 use fmi_export::{FmuModel, ModelError};
 
-use crate::block::{Block, Inputs, Outputs, Parameters, POINT_OUTPUTS};
+use crate::block::{Block, Frame, Inputs, Outputs, Parameters, POINT_OUTPUTS};
 use crate::geometry::PlanarPoint;
 
 /// The separation indicator of a slot without a point (m): apart.
@@ -49,9 +49,13 @@ pub struct Model {
 
 impl Default for Model {
     fn default() -> Self {
+        let parameters = Parameters::default();
+        // At the start values B's circle rests on A's line (the x axis, its normal +y): its centre
+        // one radius above it, touching, with no force.
+        let frame_b = Frame { r_0: [0.0, parameters.geometry_b.radius], ..Frame::default() };
         Model {
-            parameters: Parameters::default(),
-            inputs: Inputs::default(),
+            inputs: Inputs { frame_b, ..Inputs::default() },
+            parameters,
             outputs: Outputs::default(),
             time: 0.0,
             locals: Locals::default(),

@@ -83,7 +83,9 @@ impl Default for Parameters {
             mass: 1.0,
             inertia: [4e-3, 4e-3, 4e-3, 0.0, 0.0, 0.0],
             gravity: DEFAULT_GRAVITY,
-            r_0_start: [0.0; 3],
+            // Resting on ContactForce's default plane (z = 0) when its outputs feed a default
+            // ContactForce's frame_b: the centre one radius (0.1 m) above the plane.
+            r_0_start: [0.0, 0.0, 0.1],
             q_start: [1.0, 0.0, 0.0, 0.0],
             v_0_start: [0.0; 3],
             w_0_start: [0.0; 3],

@@ -18,7 +18,7 @@ mod step_average;
 pub use interpolate::INPUT_COUNT;
 pub use step_average::{frame_of, Bodies, CouplingMode, ForceTorque, StepEnd};
 pub use parameters::{
-    friction_law, normal_law, BodyParameters, CouplingParameters, FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters, StepAverageSetup,
+    friction_law, normal_law, refuse_provided_laws, BodyParameters, CouplingParameters, FrictionParameters, GeometryParameters, NormalParameters, ParameterError, Parameters, StepAverageSetup,
 };
 
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::files;
 use crate::physics::contact::Laws;
 use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
+use crate::physics::enums::not_an_item;
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::{GeometryPair, Surface};
 use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
@@ -234,7 +235,7 @@ fn geometry(
     warnings: &mut Vec<String>,
 ) -> Result<(Shape, Pose), ParameterError> {
     let shape_name = format!("{prefix}.shape");
-    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, "is not a shape number (1 to 14)"))?;
+    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, not_an_item("shape", ShapeKind::ITEMS)))?;
     let name = |field: &str| format!("{prefix}.{field}");
     let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
     let size = |i: usize| -> Result<f64, ParameterError> {
@@ -300,7 +301,7 @@ fn geometry(
 /// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
 /// parameters the same).
 pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
-    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, "is not a normal law number (1 to 8)"))?;
+    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, not_an_item("normal law", NormalLawKind::ITEMS)))?;
     let non_negative = |name: &str, x: f64| check(name, x, x >= 0.0, "must be >= 0");
     match kind {
         NormalLawKind::LinearSpringDamper => {
@@ -366,7 +367,7 @@ pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
             let e = p.restitution;
             check("normal.restitution", e, (0.0..=1.0).contains(&e), "must be in [0, 1]")?;
             let model = RestitutionModel::from_value(p.restitution_model)
-                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, "is not a restitution model number (1 to 3)"))?;
+                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, not_an_item("restitution model", RestitutionModel::ITEMS)))?;
             if model == RestitutionModel::Flores {
                 check("normal.restitution", e, e > 0.0, "must be > 0 with normal.restitution_model = Flores (chi = 8 (1 - e) / (5 e v0))")?;
             }
@@ -398,7 +399,7 @@ fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), Param
 /// with the PlanarContact FMU.
 pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
     let kind =
-        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, "is not a friction law number (1 to 8)"))?;
+        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, not_an_item("friction law", FrictionLawKind::ITEMS)))?;
     match kind {
         FrictionLawKind::None => Ok(FrictionLaw::None),
         FrictionLawKind::SmoothStickSlip => {
@@ -476,7 +477,7 @@ pub struct StepAverageSetup {
 /// StepAverage's parameters checked: at least one body with mass, physical inertias, a sub-step.
 fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterError> {
     let c = &p.coupling;
-    let mode = CouplingMode::from_value(c.mode).ok_or_else(|| refuse("coupling.mode", c.mode, "is not a coupling mode number (1 to 2)"))?;
+    let mode = CouplingMode::from_value(c.mode).ok_or_else(|| refuse("coupling.mode", c.mode, not_an_item("coupling mode", CouplingMode::ITEMS)))?;
     check("coupling.step", c.step, c.step >= 0.0, "must be >= 0 (0 = the last DoStep's size)")?;
     check("coupling.max_substep", c.max_substep, c.max_substep > 0.0, "must be > 0")?;
     if mode == CouplingMode::Instantaneous {
@@ -506,6 +507,28 @@ fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterErr
         ));
     }
     Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep }))
+}
+
+/// Refuses `normal.law` or `friction.law` = ProvidedByInput in an FMU without the provided
+/// forces' inputs: they are in the FMU `extension` (the same binary).
+pub fn refuse_provided_laws(parameters: &Parameters, extension: &str) -> Result<(), ParameterError> {
+    let laws = [
+        ("normal.law", parameters.normal.law, NormalLawKind::ProvidedByInput.value()),
+        ("friction.law", parameters.friction.law, FrictionLawKind::ProvidedByInput.value()),
+    ];
+    for (variable, value, provided) in laws {
+        if value == provided {
+            return Err(refuse(
+                variable,
+                format!("{value} (ProvidedByInput)"),
+                format!(
+                    "this FMU has no inputs for a law provided by input; the FMU {extension} (the same binary, \
+                     {extension}-fmi2.fmu and -fmi3.fmu) has them (contact.point[i].provided.*)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the laws provided by input need: a slot for every point the pair can have, the
@@ -552,7 +575,7 @@ fn provided_laws(laws: &Laws, pair: &GeometryPair, step_average: bool) -> Result
 /// default counts as left at the default.)
 fn with_material(p: &Parameters) -> Result<Parameters, ParameterError> {
     let material =
-        MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, "is not a material pair number"))?;
+        MaterialPair::from_value(p.material_pair).ok_or_else(|| refuse("material.pair", p.material_pair, not_an_item("material pair", MaterialPair::ITEMS)))?;
     let mut p = p.clone();
     if let Some(preset) = material.properties() {
         let (friction, normal) = (FrictionParameters::default(), NormalParameters::default());

@@ -39,3 +39,19 @@ pub fn fmi3_xml() -> String {
 pub fn documentation_html(fmi_version: &str) -> String {
     fmi_export::model_description::documentation_html::<Model>(fmi_version)
 }
+
+/// The FMI 2.0 modelDescription.xml of ContactForceProvidedLaws: ContactForce with the point
+/// slots of the laws provided by input (the same binary, told apart by the token).
+pub fn fmi2_extension_xml() -> String {
+    fmi_export::model_description::fmi2_extension_xml::<Model>()
+}
+
+/// The FMI 3.0 modelDescription.xml of ContactForceProvidedLaws.
+pub fn fmi3_extension_xml() -> String {
+    fmi_export::model_description::fmi3_extension_xml::<Model>()
+}
+
+/// ContactForceProvidedLaws' documentation page for `fmi_version` ("2.0" or "3.0").
+pub fn extension_documentation_html(fmi_version: &str) -> String {
+    fmi_export::model_description::extension_documentation_html::<Model>(fmi_version)
+}

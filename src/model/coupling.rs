@@ -65,7 +65,7 @@ impl Default for Drift {
     }
 }
 
-/// How fast the offset of a body in steady contact is removed: this share per step.
+/// How fast the offset of a body in a lasting contact is removed: this share per step.
 const REST_RELAXATION: f64 = 0.25;
 
 /// The share of a lasting contact's energy balance settled at each step.
@@ -248,7 +248,7 @@ impl Carry {
     /// toward the copy: a share of the drift per step, as its mass in the contact direction over
     /// a step of `h` turns it into motion. So a body at rest comes to its static depth.
     fn pull(&self, k: usize, mass: &MassProperties, h: f64) -> ForceTorque {
-        if self.steady_steps < 2.0 || !mass.is_movable() || std::env::var_os("NO_PULL").is_some() {
+        if self.steady_steps < 2.0 || !mass.is_movable() {
             return zero_wrench();
         }
         let m = if self.effective_mass[k] > 0.0 { self.effective_mass[k] } else { mass.mass };
@@ -296,8 +296,7 @@ impl Carry {
             // The response in the contact direction: given, or learnt from this step.
             let sign = if k == 1 { 1.0 } else { -1.0 };
             let w_free = free_mobility(&mass[k], &m0, &point, &normal);
-            if std::env::var_os("NO_LEARN").is_some() {
-            } else if mobility[k].iter().any(|x| *x != 0.0) {
+            if mobility[k].iter().any(|x| *x != 0.0) {
                 let w = mobility_along(&mobility[k], &p.start[k].pose.r, &point, &normal);
                 self.response[k].given(w, w_free);
             } else {
@@ -384,10 +383,6 @@ impl Model {
         // and the rest stays owed).
         let pay = c.owed.map(|(f, t)| (f / h, t / h));
         let (run, n) = self.averaged_run(&setup, &own, h, pay, None)?;
-        if std::env::var_os("DEBUG_COUPLING").is_some() {
-            let c = &self.coupling.carry;
-            eprintln!("run from own z {:.6} v {:.4} -> z {:.6} v {:.4} drift {:.3e} ext {:.3?} scale {:.3} owed {:.3?} dissipate {:.3e} f {:.3?}", own[1].pose.r.z, own[1].v.z, run.end.motion[1].c.z, run.end.motion[1].v_c.z, c.drift[1].r.z, c.external[1].accel, c.response[1].scale, c.owed[1].0, c.dissipate, self.outputs.frame_b.f_0);
-        }
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
         self.finish_outputs(&setup);
@@ -452,7 +447,7 @@ impl Model {
             owed: c.owed,
             pay,
             unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
-            dissipate: if std::env::var_os("NO_DAMPING").is_some() { 0.0 } else { c.dissipate },
+            dissipate: c.dissipate,
         };
         let mut end_states = match self.coupling.run.take() {
             // The previous run of this step is replaced: its buffer is reused.
@@ -531,9 +526,6 @@ impl Model {
                     c.inputs_at_end
                 }
             };
-            if std::env::var_os("DEBUG_COUPLING").is_some() {
-                eprintln!("order: to_start {to_start:.3e} to_end {to_end:.3e} at_end {at_end} drift {:?} owed {:?}", c.drift[1].r, c.owed[1].0);
-            }
             if at_end != c.inputs_at_end {
                 // The order was taken for the other one so far: what was measured against it
                 // (the drift, the step waiting for its end) is dropped.
@@ -619,7 +611,7 @@ impl Model {
                 shifted(&own_end, &c.drift, &mass, 1.0)
             }
         };
-        self.relax_drift(&setup, &run, &predicted)?;
+        self.clear_drift(&run, &predicted)?;
         self.warn_effective_mass(&setup);
         let mut end_states = run.end_states;
         if end_states.len() < crate::block::POINT_OUTPUTS {
@@ -643,29 +635,20 @@ impl Model {
         Ok(())
     }
 
-    /// Removes the drift where that is free: out of contact over the whole step (where the
-    /// bodies as reported are apart too and no potential energy is gained), and gradually in
-    /// steady contact, the energy the shift gives the contact's spring added to the balance.
-    fn relax_drift(&mut self, setup: &StepAverageSetup, run: &Run, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
-        let mass = setup.mass;
-        let c = &self.coupling.carry;
-        if c.drift.iter().all(|d| *d == Drift::default()) {
+    /// Removes the drift out of contact over the whole step, where the bodies as reported are
+    /// apart too: what the drift put between the two worlds' energies is in the energy balance,
+    /// settled when the contact ended. (In a lasting contact [`Carry::pull`] takes it out.)
+    fn clear_drift(&mut self, run: &Run, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
+        if !run.end.forceless || self.coupling.carry.drift.iter().all(|d| *d == Drift::default()) {
             return Ok(());
         }
         let block = self.block.as_ref().expect("the block is built");
-        if run.end.forceless {
-            // What the drift put between the two worlds' energies is in the energy balance,
-            // settled when the contact ended: the offset can go whole.
-            let cleared = [Drift::default(); 2];
-            let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
-            let mut probe = self.outputs.clone();
-            block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
-            if probe.normal_force == 0.0 && probe.separation > 0.0 {
-                self.coupling.carry.drift = cleared;
-            }
-            return Ok(());
+        let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
+        let mut probe = self.outputs.clone();
+        block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
+        if probe.normal_force == 0.0 && probe.separation > 0.0 {
+            self.coupling.carry.drift = [Drift::default(); 2];
         }
-        let _ = Pose::identity;
         Ok(())
     }
 

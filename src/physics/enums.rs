@@ -12,6 +12,14 @@ pub struct EnumItem {
     pub description: &'static str,
 }
 
+/// The rule a number that is no item of an enumeration breaks, with every item by number and name
+/// (`is not a normal law number (1 = LinearSpringDamper, 2 = LimitedDamper, ...)`), so that a user
+/// of an importer that sets enumerations as Integers sees what each number means.
+pub fn not_an_item(what: &str, items: &[EnumItem]) -> String {
+    let list: Vec<String> = items.iter().map(|item| format!("{} = {}", item.value, item.name)).collect();
+    format!("is not a {what} number ({})", list.join(", "))
+}
+
 /// Declares an enumeration with stable numbers, its item table `ITEMS`, `from_value` and `name`.
 macro_rules! stable_enum {
     (

@@ -35,6 +35,10 @@ use super::rigid_motion::{world_inertia, MassProperties, Motion};
 /// Number of values of a symmetric 6x6 matrix given as its upper triangle, row by row.
 pub const MOBILITY_VALUES: usize = 21;
 
+/// The unit of a mobility matrix: its blocks map impulses to velocity changes in different units,
+/// so it is declared by name only (as RigidBody's `mobility` output, which connects to it).
+pub const MOBILITY_UNIT: &str = "1/(kg.m^k)";
+
 /// `w_free`: the change of the normal speed at `p` per unit impulse along `n` of a free body
 /// moving as `motion` (0 for an immovable body).
 pub fn free_mobility(mass: &MassProperties, motion: &Motion, p: &Vec3, n: &Vec3) -> f64 {

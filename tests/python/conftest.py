@@ -15,6 +15,8 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 FMU_NAMES = {"fmi2": "ContactForce-fmi2.fmu", "fmi3": "ContactForce-fmi3.fmu"}
+# The same binary with the point slots of the laws provided by input, which ContactForce leaves out.
+PROVIDED_FMU_NAMES = {"fmi2": "ContactForceProvidedLaws-fmi2.fmu", "fmi3": "ContactForceProvidedLaws-fmi3.fmu"}
 
 
 def fmu_dir() -> pathlib.Path:
@@ -22,16 +24,21 @@ def fmu_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("CONTACTFORCE_FMU_DIR", REPO / "target" / "fmu"))
 
 
-def fmu_path_for(version: str) -> pathlib.Path:
+def fmu_path_for(version: str, names: dict[str, str] = FMU_NAMES) -> pathlib.Path:
     """Path of one FMU; fails the calling test with instructions if it has not been built."""
-    path = fmu_dir() / FMU_NAMES[version]
+    path = fmu_dir() / names[version]
     if not path.is_file():
         pytest.fail(
             f"{path} does not exist: run `cargo xtask fmu` first "
-            f"(or point CONTACTFORCE_FMU_DIR to the folder holding {FMU_NAMES[version]})",
+            f"(or point CONTACTFORCE_FMU_DIR to the folder holding {names[version]})",
             pytrace=False,
         )
     return path
+
+
+def provided_fmu_path_for(version: str) -> pathlib.Path:
+    """Path of one ContactForceProvidedLaws FMU (fails the test if it has not been built)."""
+    return fmu_path_for(version, PROVIDED_FMU_NAMES)
 
 
 @pytest.fixture(scope="session")
@@ -50,6 +57,12 @@ def fmu3_path() -> pathlib.Path:
 def fmu_path(request) -> pathlib.Path:
     """Each FMU in turn: every test using this fixture runs for both FMI versions."""
     return fmu_path_for(request.param)
+
+
+@pytest.fixture(scope="session", params=["fmi2", "fmi3"])
+def provided_fmu_path(request) -> pathlib.Path:
+    """Each ContactForceProvidedLaws FMU in turn."""
+    return provided_fmu_path_for(request.param)
 
 
 @pytest.fixture(scope="session")

@@ -402,7 +402,9 @@ def test_every_choice_set_in_libcosim_takes_effect(variable, sweep_files, extrac
     the model description's annotation), gives the outputs FMPy gives for it, and the items give
     outputs that differ from one another, as the laws' formulas and the shapes' points say they
     should: a choice that did not reach the FMU would repeat the default's outputs."""
-    fmu = fmu_dir() / "ContactForce-fmi2.fmu"
+    # ContactForceProvidedLaws: ContactForce with the inputs of the laws provided by input, which
+    # the ProvidedByInput items of the law sweeps set.
+    fmu = fmu_dir() / "ContactForceProvidedLaws-fmi2.fmu"
     items = libcosim_run.enumeration_variables(fmu)
     cases = sweep_cases(sweep_files, items)[variable]
     wanted = set(items[variable]) - ({"Plane", "GridSurface"} if variable == "geometry_b.shape" else set())
@@ -420,7 +422,7 @@ def test_every_choice_set_in_libcosim_takes_effect(variable, sweep_files, extrac
                 f"{variable}: {cases[i][0]} and {cases[j][0]} give the same outputs in libcosim")
 
 
-@pytest.mark.parametrize("model", ["ContactForce", "RigidBody", "PlanarContact"])
+@pytest.mark.parametrize("model", ["ContactForce", "ContactForceProvidedLaws", "RigidBody", "PlanarContact"])
 def test_libcosim_sees_every_parameter_of_both_fmus(model):
     """libcosim lists every parameter of the FMI 2 FMU that FMPy lists (none dropped as an FMI 2
     Enumeration), with libcosim's type for FMPy's (the enumerations as Integer)."""

@@ -6,7 +6,8 @@
   and force, interpolated linearly, with a damper) carries a point mass sliding on the ground, and
   the built-in AdamsCoulomb friction takes the provided normal force: the mass settles at the depth
   where the curve carries its weight, and slides with the deceleration mu_d g.
-- Refusals: a point cloud of nine points (eight slots), and StepAverage, each named in the log.
+- Refusals: a point cloud of nine points (eight slots), and StepAverage, each named in the log;
+  ContactForce, which has no slots, refuses a provided law and names ContactForceProvidedLaws.
 """
 
 from __future__ import annotations
@@ -17,9 +18,16 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import REPO, fmu_path_for, provided_fmu_path_for
 from enumerations import enumeration_types
 from fmu_driver import FMICallException
+
+
+@pytest.fixture(scope="module", params=["fmi2", "fmi3"])
+def fmu_path(request):
+    """The FMU under test here: ContactForceProvidedLaws, which has the point slots of the laws
+    provided by input (ContactForce, the same binary, leaves them out)."""
+    return provided_fmu_path_for(request.param)
 
 EXAMPLE = REPO / "examples" / "python" / "provided_law.py"
 
@@ -114,3 +122,22 @@ def test_step_average_is_refused_with_a_provided_law(fmu_path, new_slave):
     with pytest.raises(FMICallException):
         slave.exit_initialization()
     assert "friction.law, coupling.mode = ProvidedByInput, StepAverage" in slave.log_text(), slave.log_text()
+
+
+@pytest.mark.parametrize("version", ["fmi2", "fmi3"])
+def test_contact_force_has_no_slots_and_refuses_a_provided_law_naming_the_other_fmu(version, extracted):
+    from fmu_driver import Slave
+
+    path = fmu_path_for(version)
+    unzipdir, md = extracted(path)
+    names = {v.name for v in md.modelVariables}
+    assert "contact.point[1].provided.normal_force" not in names and "contact.point[1].depth" not in names
+    slave = Slave(unzipdir, md, instance_name="no_slots")
+    try:
+        slave.enter_initialization({"normal.law": enumeration_types(path)["NormalLaw"]["ProvidedByInput"]})
+        with pytest.raises(FMICallException):
+            slave.exit_initialization()
+        log = slave.log_text()
+        assert "normal.law = 8 (ProvidedByInput)" in log and "ContactForceProvidedLaws" in log, log
+    finally:
+        slave.free()

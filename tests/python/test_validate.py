@@ -13,6 +13,7 @@ import pytest
 from fmpy.validation import validate_fmu
 
 import reference as ref
+from conftest import provided_fmu_path_for
 from enumerations import enumeration_variables
 
 FLOAT_TYPES = {"Real", "Float64"}
@@ -105,13 +106,13 @@ def test_model_description(fmu_path):
     undeclared = sorted({variable_unit(v) for v in md.modelVariables if v.type in FLOAT_TYPES} - declared_units)
     assert undeclared == [], f"units used but not in UnitDefinitions: {undeclared}"
 
-    # The 26 inputs of the frames and the 24 forces of the laws provided by input (3 per point
-    # slot), continuous Floats, and nothing else with causality input.
-    provided = [f"contact.point[{i}].provided.{f}" for i in range(1, 9) for f in ("normal_force", "friction_force[1]", "friction_force[2]")]
+    # The 26 inputs of the frames, continuous Floats, and nothing else with causality input (the
+    # 24 forces of the laws provided by input are in ContactForceProvidedLaws alone).
     inputs = [v.name for v in md.modelVariables if v.causality == "input"]
-    assert sorted(inputs) == sorted(ref.INPUT_NAMES + provided)
-    assert len(inputs) == 26 + 24
-    for name in ref.INPUT_NAMES + provided:
+    assert sorted(inputs) == sorted(ref.INPUT_NAMES)
+    assert len(inputs) == 26
+    assert len([v for v in md.modelVariables if v.causality == "output"]) == 82
+    for name in ref.INPUT_NAMES:
         v = variables[name]
         assert v.type in FLOAT_TYPES and v.variability == "continuous", name
     units = {"r_0": "m", "q": "1", "v_0": "m/s", "w_0": "rad/s"}
@@ -162,3 +163,22 @@ def test_default_parameters(fmu_path, name):
     v = next(v for v in md.modelVariables if v.name == name)
     defaults = {"normal.stiffness": 1e6, "geometry_b.radius": 0.1, "friction.mu_dynamic": 0.3}
     assert float(v.start) == defaults[name]
+
+
+@pytest.mark.parametrize("version", ["fmi2", "fmi3"])
+def test_the_provided_laws_fmu_adds_the_slots_to_contact_forces_interface(version, fmu_path):
+    """ContactForceProvidedLaws (the same binary): valid, and ContactForce's variables plus the point
+    slots of the laws provided by input: 24 inputs (3 per slot) and 112 outputs (14 per slot)."""
+    path = provided_fmu_path_for(version)
+    assert validate_fmu(str(path)) == []
+    md = fmpy.read_model_description(str(path))
+    assert md.coSimulation.modelIdentifier == "ContactForceProvidedLaws"
+    names = [zipfile.ZipFile(path).namelist()]
+    assert any(n.endswith("/ContactForceProvidedLaws.so") for n in names[0])
+    provided = [f"contact.point[{i}].provided.{f}" for i in range(1, 9) for f in ("normal_force", "friction_force[1]", "friction_force[2]")]
+    inputs = [v.name for v in md.modelVariables if v.causality == "input"]
+    assert sorted(inputs) == sorted(ref.INPUT_NAMES + provided)
+    assert len([v for v in md.modelVariables if v.causality == "output"]) == 82 + 112
+    if version in fmu_path.name:
+        plain = {v.name for v in fmpy.read_model_description(str(fmu_path)).modelVariables}
+        assert plain < {v.name for v in md.modelVariables}

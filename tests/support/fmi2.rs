@@ -46,8 +46,10 @@ pub struct Fmu {
 }
 
 impl Fmu {
+    /// An instance of ContactForceProvidedLaws (the same binary with every variable, the point
+    /// slots of the laws provided by input included), so that the tests reach every variable.
     pub fn new() -> Fmu {
-        let fmu = Self::with_guid(variables::instantiation_token());
+        let fmu = Self::with_guid(&variables::extension_token());
         assert!(!fmu.c.is_null(), "{:?}", fmu.messages());
         fmu
     }

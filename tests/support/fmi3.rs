@@ -62,11 +62,12 @@ impl Fmu {
         Fmu::with_flags(logged, false, false)
     }
 
-    /// Instantiates with the importer's `eventModeUsed` and `earlyReturnAllowed`.
+    /// Instantiates (as ContactForceProvidedLaws: every variable known) with the importer's
+    /// `eventModeUsed` and `earlyReturnAllowed`.
     pub fn with_flags(logged: bool, event_mode_used: bool, early_return_allowed: bool) -> Fmu {
         let log: Box<Log> = Box::default();
         let name = CString::new("robust").unwrap();
-        let token = CString::new(variables::instantiation_token()).unwrap();
+        let token = CString::new(variables::extension_token()).unwrap();
         let env = (&*log as *const Log).cast_mut().cast::<c_void>();
         let callback: Option<contact_force::fmi::logger::Fmi3LoggerCallback> = if logged { Some(record) } else { None };
         // SAFETY: valid C strings, a valid callback (or none) and an environment that outlives the

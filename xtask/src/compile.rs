@@ -59,7 +59,12 @@ pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result
 /// ([`platforms::package_target_dir`]): it links contact_force's rlib without its exports, and
 /// cargo unifies features within one invocation.
 fn package_groups() -> Vec<Vec<&'static str>> {
-    let shared = std::iter::once("unwind_probe").chain(MODELS.iter().filter(|m| !m.own_build).map(|m| m.package)).collect();
+    let mut shared: Vec<&'static str> = vec!["unwind_probe"];
+    for model in MODELS.iter().filter(|m| !m.own_build) {
+        if !shared.contains(&model.package) {
+            shared.push(model.package);
+        }
+    }
     std::iter::once(shared).chain(MODELS.iter().filter(|m| m.own_build).map(|m| vec![m.package])).collect()
 }
 
@@ -166,6 +171,7 @@ mod tests {
         let mut sorted = built.clone();
         sorted.sort();
         models.sort();
+        models.dedup();
         assert_eq!(sorted, models);
         for model in MODELS.iter().filter(|m| m.own_build) {
             assert!(groups[1..].contains(&vec![model.package]), "{} alone", model.package);

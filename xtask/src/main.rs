@@ -12,11 +12,12 @@
 //!   user guide, FMUs, SSPs, the Python tests (FMPy, libcosim), valgrind (memcheck) over a C
 //!   importer driving every host FMU binary, and the same importer on the Windows binaries under
 //!   wine and on the aarch64 Linux ones under qemu, compared with the host's outputs.
-//! - `demo`: build the FMUs, run every scenario of scenarios/ through the `cosim` master (CSV, PNG
+//! - `demo`: build the FMUs of the host platform (Linux x86-64; no other tool, no root), run every scenario of scenarios/ through the `cosim` master (CSV, PNG
 //!   and the summary table into results/), then examples/python/falling_sphere.py and
 //!   examples/python/step_sizes.py (FMPy).
-//! - `docs`: the user guide (docs/, an mdBook): the laws' plots, the link check, `mdbook build`
-//!   into target/book (mdbook installs itself under target/tools on first use).
+//! - `docs [--check]`: the user guide (docs/, an mdBook): the laws' plots (committed), the link
+//!   check, `mdbook build` into target/book (mdbook installs itself under target/tools on first
+//!   use); `--check`: fail if a committed plot is not what the code draws, or a link is broken.
 //! - `bench [--quick] [FILTER]`: the criterion benchmarks (physics and the FMI 2 cycle through
 //!   the packaged library) and their table: time per evaluation and ratio to sphere-plane.
 //! - `venv`: create target/venv with the pinned Python requirements (for running tests by hand).
@@ -62,7 +63,7 @@ commands:
   codegen [--check]  write modelDescription/fmi2.xml and fmi3.xml from the variable table
                      (--check: fail if the committed files differ from the generated ones)
   fmu [--host]       build target/fmu/<Model>-fmi2.fmu and <Model>-fmi3.fmu (ContactForce,
-                     RigidBody) with the binaries of Linux x86-64 and aarch64, Windows x86-64
+                     RigidBody, PlanarContact) with the binaries of Linux x86-64 and aarch64, Windows x86-64
                      and macOS x86-64 and arm64 (cargo zigbuild for glibc 2.17 and macOS,
                      mingw-w64 for Windows; installed on first use) and check each binary's
                      architecture, exports and libraries (--host: Linux x86-64 alone)
@@ -76,12 +77,13 @@ commands:
                      ones under qemu, their outputs compared with the host's
   valgrind           fmu, then the valgrind step of test alone
   emulated           fmu, then the wine and qemu step of test alone
-  demo               fmu, then every scenarios/*.toml through the cosim master (results/: CSV,
+  demo               fmu --host, then every scenarios/*.toml through the cosim master (results/: CSV,
                      PNG, summary table), then examples/python/falling_sphere.py and
                      step_sizes.py (FMPy)
-  docs               the user guide: plots of the laws into docs/src/plots, a check of every
-                     relative link and anchor of docs/src, then mdbook (installed into
-                     target/tools on first use) builds it into target/book
+  docs [--check]     the user guide: plots of the laws into docs/src/plots (committed), a check
+                     of every relative link and anchor of docs/src, then mdbook (installed into
+                     target/tools on first use) builds it into target/book (--check: fail if a
+                     committed plot differs from its drawing or a link is broken; no build)
   bench [--quick] [FILTER]
                      fmu, then the criterion benchmarks (cargo bench: physics, FMI 2 cycle)
                      and the table of time per evaluation and ratio to sphere-plane
@@ -106,7 +108,7 @@ enum Task {
     Valgrind,
     Emulated,
     Demo,
-    Docs,
+    Docs { check: bool },
     Bench { quick: bool, filter: Option<String>, table_only: bool },
     Venv,
     Fuzz { seconds: u64 },
@@ -128,7 +130,8 @@ fn parse(args: &[String]) -> Result<Task> {
         ["valgrind"] => Ok(Task::Valgrind),
         ["emulated"] => Ok(Task::Emulated),
         ["demo"] => Ok(Task::Demo),
-        ["docs"] => Ok(Task::Docs),
+        ["docs"] => Ok(Task::Docs { check: false }),
+        ["docs", "--check"] => Ok(Task::Docs { check: true }),
         ["venv"] => Ok(Task::Venv),
         ["bench", "--table"] => Ok(Task::Bench { quick: false, filter: None, table_only: true }),
         ["bench", rest @ ..] => {
@@ -163,7 +166,8 @@ fn main() -> ExitCode {
         Task::Valgrind => fmu::build(Selection::All).and_then(|()| valgrind::check().map(|_| ())),
         Task::Emulated => fmu::build(Selection::All).and_then(|()| emulated::check().map(|_| ())),
         Task::Demo => demo(),
-        Task::Docs => docs::build(),
+        Task::Docs { check: false } => docs::build(),
+        Task::Docs { check: true } => docs::check(),
         Task::Bench { table_only: true, .. } => bench::print_table(),
         Task::Bench { quick, filter, .. } => bench::run_benchmarks(quick, filter.as_deref()),
         Task::Venv => python::ensure_venv().map(|python| println!("{}", python.display())),
@@ -187,6 +191,7 @@ fn main() -> ExitCode {
 fn test() -> Result {
     let root = root();
     step("(a) cargo xtask codegen --check", codegen::check)?;
+    step("(a) cargo xtask docs --check (the committed plots are the drawn ones)", docs::check)?;
     step("(b) cargo test --workspace", || run(cargo().args(["test", "--workspace"]).current_dir(&root)))?;
     // Warnings are errors here so that a broken intra-doc link or an unescaped unit in brackets
     // fails the suite instead of piling up unseen.
@@ -230,10 +235,11 @@ fn scenario_files() -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Builds the FMUs, runs every scenario through the co-simulation master (release build) into
-/// results/, then the FMPy example.
+/// Builds the host's FMUs (the demo runs nothing else, and the host build needs neither mingw-w64
+/// nor root), runs every scenario through the co-simulation master (release build) into results/,
+/// then the FMPy examples.
 fn demo() -> Result {
-    fmu::build(Selection::All)?;
+    fmu::build(Selection::Host)?;
     let scenarios = scenario_files()?;
     println!("==> running {} scenarios through the cosim master (results/: CSV, PNG)", scenarios.len());
     run(cargo()
@@ -314,7 +320,8 @@ mod tests {
         assert!(matches!(parse(&args("test")), Ok(Task::Test)));
         assert!(matches!(parse(&args("valgrind")), Ok(Task::Valgrind)));
         assert!(matches!(parse(&args("demo")), Ok(Task::Demo)));
-        assert!(matches!(parse(&args("docs")), Ok(Task::Docs)));
+        assert!(matches!(parse(&args("docs")), Ok(Task::Docs { check: false })));
+        assert!(matches!(parse(&args("docs --check")), Ok(Task::Docs { check: true })));
         assert!(matches!(parse(&args("venv")), Ok(Task::Venv)));
         assert!(matches!(parse(&args("bench")), Ok(Task::Bench { quick: false, filter: None, table_only: false })));
         assert!(matches!(parse(&args("bench --quick pair")), Ok(Task::Bench { quick: true, filter: Some(f), .. }) if f == "pair"));

@@ -4,7 +4,8 @@
 pub struct Model {
     /// modelName / modelIdentifier; the FMUs are `<name>-fmi2.fmu` and `<name>-fmi3.fmu`.
     pub name: &'static str,
-    /// The cargo package whose cdylib is the binary of both FMUs (default features: both APIs).
+    /// The cargo package whose cdylib is the binary of both FMUs (default features: both APIs);
+    /// several models may share one (a model and its extension, `fmi_export::Extension`).
     pub package: &'static str,
     /// Built in a cargo invocation of its own: the package links contact_force's rlib with
     /// `default-features = false`, and features unify within one invocation, so built beside
@@ -27,6 +28,18 @@ pub const MODELS: &[Model] = &[
         fmi2_xml: contact_force::fmi::fmi2_xml,
         fmi3_xml: contact_force::fmi::fmi3_xml,
         documentation: contact_force::fmi::documentation_html,
+    },
+    // The same binary as ContactForce under a name of its own, with the point slots of the laws
+    // provided by input that ContactForce's model descriptions leave out (the token tells the
+    // binary which of the two an importer instantiated).
+    Model {
+        name: "ContactForceProvidedLaws",
+        package: "contact_force",
+        own_build: false,
+        model_descriptions: "modelDescription/provided_laws",
+        fmi2_xml: contact_force::fmi::fmi2_extension_xml,
+        fmi3_xml: contact_force::fmi::fmi3_extension_xml,
+        documentation: contact_force::fmi::extension_documentation_html,
     },
     Model {
         name: "RigidBody",

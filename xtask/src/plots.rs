@@ -3,9 +3,11 @@
 //! `NormalLaw::force` and `FrictionLaw` (the functions `Block::evaluate` calls), so a plot shows
 //! what the FMU computes rather than a transcription of its formula.
 //!
-//! `cargo xtask docs` writes the PNGs into docs/src/plots/ (not committed: they are derived from
-//! the code, and a committed copy could silently go stale). The tests below check the sampled
-//! curves against the formulas of the guide at a few points.
+//! `cargo xtask docs` writes the PNGs into docs/src/plots/, where they are committed so that the
+//! guide shows them on the repository's pages too; `cargo xtask docs --check` (a step of `cargo
+//! xtask test`) draws them again into a scratch folder and fails when a committed picture differs
+//! from its drawing ([`check`]). The tests below check the sampled curves against the formulas of
+//! the guide at a few points.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -429,11 +431,86 @@ pub fn write_all(dir: &Path) -> Result<Vec<String>> {
     Ok(written)
 }
 
+/// The share of a picture's pixels that may differ (by more than [`PIXEL_TOLERANCE`] in a colour
+/// channel) between a committed picture and its drawing: the font rasteriser and the encoder are
+/// pure Rust and draw the same bytes here, but another machine's floating point may move an
+/// antialiased edge by a shade. A stale plot (another curve, title or scale) changes far more.
+pub const DIFFERING_PIXELS: f64 = 2e-3;
+pub const PIXEL_TOLERANCE: u8 = 24;
+
+/// Draws every plot into `scratch` and compares it with the committed one of the same name in
+/// `committed`: an error lists every picture missing, extra or different (the drawings stay in
+/// `scratch` to look at).
+pub fn check(committed: &Path, scratch: &Path) -> Result {
+    let _ = std::fs::remove_dir_all(scratch);
+    let drawn = write_all(scratch)?;
+    let mut problems = Vec::new();
+    for file in &drawn {
+        if let Some(problem) = compare(&committed.join(file), &scratch.join(file)) {
+            problems.push(format!("{file}: {problem}"));
+        }
+    }
+    // A missing folder: every picture is reported missing above.
+    for entry in std::fs::read_dir(committed).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !drawn.contains(&name) {
+            problems.push(format!("{name}: committed but no longer drawn (remove it)"));
+        }
+    }
+    if problems.is_empty() {
+        println!("every plot of the guide ({}) is up to date", drawn.len());
+        Ok(())
+    } else {
+        Err(format!("the guide's plots in {} are stale: run `cargo xtask docs` and commit them\n{}", committed.display(), problems.join("\n")))
+    }
+}
+
+/// Why the committed picture is not the drawn one, or None when it is (the same bytes, or the same
+/// size with at most [`DIFFERING_PIXELS`] of its pixels off by more than [`PIXEL_TOLERANCE`]).
+fn compare(committed: &Path, drawn: &Path) -> Option<String> {
+    let (Ok(old), Ok(new)) = (std::fs::read(committed), std::fs::read(drawn)) else {
+        return Some("missing (not committed)".to_string());
+    };
+    if old == new {
+        return None;
+    }
+    let decode = |bytes: &[u8]| image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map(|i| i.to_rgb8());
+    let (old, new) = match (decode(&old), decode(&new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(e), _) | (_, Err(e)) => return Some(format!("not a readable PNG: {e}")),
+    };
+    if old.dimensions() != new.dimensions() {
+        return Some(format!("{:?} pixels, drawn {:?}", old.dimensions(), new.dimensions()));
+    }
+    let differing = old.pixels().zip(new.pixels()).filter(|(a, b)| a.0.iter().zip(b.0.iter()).any(|(x, y)| x.abs_diff(*y) > PIXEL_TOLERANCE)).count();
+    let share = differing as f64 / (old.width() as f64 * old.height() as f64);
+    (share > DIFFERING_PIXELS).then(|| format!("{differing} pixels ({:.2} %) differ from the drawing", 100.0 * share))
+}
+
 #[cfg(test)]
 mod tests {
     //! The curves against the formulas of docs/src/laws/*.md, written out here independently of
     //! the laws' code, at a few points of each curve.
     use super::*;
+
+    #[test]
+    fn a_redrawn_plot_is_the_same_and_another_plot_is_stale() {
+        let dir = crate::target_dir().join("xtask").join("plots-compare-test");
+        std::fs::create_dir_all(&dir).unwrap();
+        let plots = law_plots();
+        let (first, second) = (&plots[0], &plots[1]);
+        let (a, b, c) = (dir.join("a.png"), dir.join("b.png"), dir.join("c.png"));
+        write_png(first, &a).unwrap();
+        write_png(first, &b).unwrap();
+        write_png(second, &c).unwrap();
+        // The drawing is deterministic: the same bytes.
+        assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert_eq!(compare(&a, &b), None);
+        let stale = compare(&a, &c).expect("another curve is stale");
+        assert!(stale.contains("pixels"), "{stale}");
+        assert_eq!(compare(&dir.join("none.png"), &a).as_deref(), Some("missing (not committed)"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// The value of `plot`'s curve `curve` at sample `i`, and its x in SI units (`scale` undoes
     /// the plot's mm).

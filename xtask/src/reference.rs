@@ -34,7 +34,9 @@ pub fn markdown() -> String {
          consecutive value references from the one given. A start value of an array lists its elements. \
          Units without a definition in SI base units (`N/m^n`, ...) are explained in \
          [Units](../units.md); the laws that read each parameter are in [Normal force laws](../laws/normal.md) \
-         and [Friction laws](../laws/friction.md).\n",
+         and [Friction laws](../laws/friction.md). The variables marked *ContactForceProvidedLaws only* (the point \
+         slots of [laws provided by input](../laws/provided.md)) are in the FMUs `ContactForceProvidedLaws-fmi2.fmu` and \
+         `-fmi3.fmu`, the same binary with every variable; the ContactForce FMUs leave them out.\n",
     );
     for (title, causalities) in SECTIONS {
         let variables: Vec<_> = table.variables().iter().filter(|v| causalities.contains(&v.causality)).collect();
@@ -69,10 +71,16 @@ pub fn markdown() -> String {
             };
             let name = if v.size > 1 { format!("`{}[1..{}]`", v.name, v.size) } else { format!("`{}`", v.name) };
             let vr = if v.size > 1 { format!("{}-{}", v.vr, v.vr + v.size as u32 - 1) } else { v.vr.to_string() };
-            page.push_str(&format!("| {name} | {vr} | {} | {unit} | {} | {range} | {} |\n", cell(&ty), cell(&start), cell(v.description)));
+            let description = if v.in_extension { format!("*ContactForceProvidedLaws only.* {}", v.description) } else { v.description.to_string() };
+            page.push_str(&format!("| {name} | {vr} | {} | {unit} | {} | {range} | {} |\n", cell(&ty), cell(&start), cell(&description)));
         }
     }
-    page.push_str("\n## Enumerations\n\nIn FMI 2 the enumerations are Integer-valued (`Enumeration` with `declaredType`), in FMI 3 Int64-valued; scenario files and SSPs may give an item by its name or its number.\n");
+    page.push_str(
+        "\n## Enumerations\n\nIn FMI 2 an enumeration parameter is an `Integer` variable (its `declaredType` names an Integer \
+         type with the items' range as `min` and `max`, and its description lists the items with their numbers): set it by \
+         the number in the tables below. In FMI 3 it is an `Enumeration` (Int64-valued) whose type lists the items by name. \
+         Scenario files and SSPs may give an item by its name or its number.\n",
+    );
     for ty in table.enumerations() {
         page.push_str(&format!("\n### {}\n\n{}.\n\n| value | item | description |\n| ---: | --- | --- |\n", ty.name, cell(ty.description)));
         for (value, name, description) in ty.items {

@@ -205,14 +205,12 @@ pub unsafe fn fmi2Instantiate<M: FmuModel>(
             return fail(format!("fmuType = {fmuType}: {}; instantiate with fmi2CoSimulation", model_exchange::<M>()));
         }
         // SAFETY: a C string or null, by the standard.
-        let table = M::build_table();
+        let mut table = M::build_table();
         match unsafe { c_str(fmuGUID, "fmuGUID") } {
-            Ok(guid) if guid == table.instantiation_token() => {}
             Ok(guid) => {
-                return fail(format!(
-                    "fmuGUID \"{guid}\" does not match this binary's GUID \"{}\" (modelDescription.xml and binary are from different builds)",
-                    table.instantiation_token()
-                ))
+                if let Err(e) = table.accept_token(guid, "fmuGUID") {
+                    return fail(e);
+                }
             }
             Err(e) => return fail(e),
         }

@@ -344,15 +344,13 @@ pub(crate) unsafe fn new_instance<M: FmuModel>(
     if let Err(e) = name {
         return fail(e);
     }
-    let table = M::build_table();
+    let mut table = M::build_table();
     // SAFETY: a C string or null, by the caller's contract.
     match unsafe { c_str(instantiationToken, "instantiationToken") } {
-        Ok(token) if token == table.instantiation_token() => {}
         Ok(token) => {
-            return fail(format!(
-                "instantiationToken \"{token}\" does not match this binary's token \"{}\" (modelDescription.xml and binary are from different builds)",
-                table.instantiation_token()
-            ))
+            if let Err(e) = table.accept_token(token, "instantiationToken") {
+                return fail(e);
+            }
         }
         Err(e) => return fail(e),
     }

@@ -116,8 +116,10 @@ impl<M: FmuModel> Instance<M> {
     /// A new instance with `table`, which the caller built with [`FmuModel::build_table`] (and
     /// used to check the instantiation token).
     pub fn new(table: Table<M>, logger: Logger, resources: Option<PathBuf>) -> Instance<M> {
+        let mut model = M::new(resources.clone());
+        model.set_extension(table.extension());
         Instance {
-            model: M::new(resources.clone()),
+            model,
             table,
             state: State::Instantiated,
             logger,
@@ -160,6 +162,7 @@ impl<M: FmuModel> Instance<M> {
     /// Reset: back to the state of a fresh instantiation.
     pub fn reset(&mut self) {
         self.model = M::new(self.resources.clone());
+        self.model.set_extension(self.table.extension());
         self.state = State::Instantiated;
         self.last_successful_time = 0.0;
         self.strings.clear();

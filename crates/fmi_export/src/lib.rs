@@ -24,4 +24,4 @@ pub mod resources;
 pub mod status;
 pub mod table;
 
-pub use model::{DerivativeError, FmuModel, ModelError};
+pub use model::{DerivativeError, Extension, FmuModel, ModelError};

@@ -36,6 +36,19 @@ pub enum DerivativeError {
     Model(ModelError),
 }
 
+/// A second FMU of the same binary: the model's variables and those marked
+/// [`crate::table::Variable::in_extension`], under a model name of its own. The model's own FMU
+/// leaves those out, so that an importer which shows every input and output as a port (Simulink,
+/// Dymola) shows only the ones most users need. The instantiation token tells the two apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extension {
+    /// modelName and modelIdentifier of the extension's FMU (its binary: `<name>.so`, the same
+    /// file as the model's).
+    pub name: &'static str,
+    /// The extension's model description's `description`.
+    pub description: &'static str,
+}
+
 /// A co-simulation model: its variable table and its lifecycle, with no FMI words in it.
 ///
 /// The C API (see [`crate::export_fmi2`] and [`crate::export_fmi3`]) keeps one value of this
@@ -49,6 +62,13 @@ pub trait FmuModel: Clone + Sized + 'static {
     const DESCRIPTION: &'static str;
     /// DefaultExperiment: start time, stop time, step size \[s\].
     const DEFAULT_EXPERIMENT: (f64, f64, f64);
+
+    /// The extension's FMU, if the model has one ([`Extension`]).
+    const EXTENSION: Option<Extension> = None;
+
+    /// Called after every [`FmuModel::new`] of an instance: true when the importer instantiated
+    /// the extension's FMU, false for the model's own (whose extension variables it cannot set).
+    fn set_extension(&mut self, _extension: bool) {}
 
     /// A new variable table. Each instance builds and owns one, so that the C API keeps no
     /// process-wide heap memory: an importer that unloads the library (FMPy does after every

@@ -81,9 +81,10 @@ const UNITS: &[UnitDefinition] = &[
 ///
 /// Panics if the table uses a unit that [`UNITS`] does not define: an undefined unit would make an
 /// invalid model description.
-fn used_units<M: FmuModel>() -> Vec<&'static UnitDefinition> {
+fn used_units<M: FmuModel>(x: bool) -> Vec<&'static UnitDefinition> {
     let used: BTreeSet<&str> = M::table().variables()
         .iter()
+        .filter(|v| x || !v.in_extension)
         .filter_map(|v| match v.ty {
             ValueType::Float64 { unit, .. } => Some(unit),
             _ => None,
@@ -97,7 +98,7 @@ fn used_units<M: FmuModel>() -> Vec<&'static UnitDefinition> {
 
 /// Every unit name declared in UnitDefinitions (for tests and the documentation).
 pub fn declared_units<M: FmuModel>() -> Vec<&'static str> {
-    used_units::<M>().into_iter().map(|u| u.name).collect()
+    used_units::<M>(true).into_iter().map(|u| u.name).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,9 +164,9 @@ enum Version {
     Fmi3,
 }
 
-fn unit_definitions<M: FmuModel>(xml: &mut Xml) {
+fn unit_definitions<M: FmuModel>(xml: &mut Xml, x: bool) {
     xml.open("UnitDefinitions", &[]);
-    for unit in used_units::<M>() {
+    for unit in used_units::<M>(x) {
         let Some([kg, m, s, rad]) = unit.exponents else {
             xml.empty("Unit", &[("name", unit.name.to_string())]);
             continue;
@@ -302,11 +303,11 @@ fn common_attributes<M: FmuModel>(s: &Scalar<M>, version: Version) -> Attributes
 
 /// The `derivative` attribute of a derivative variable: its state's 1-based index in
 /// ModelVariables (FMI 2.0) or its state's value reference (FMI 3.0).
-fn derivative_attribute<M: FmuModel>(s: &Scalar<M>, version: Version) -> Option<(&'static str, String)> {
+fn derivative_attribute<M: FmuModel>(s: &Scalar<M>, version: Version, x: bool) -> Option<(&'static str, String)> {
     let Role::Derivative { state } = s.variable.role else { return None };
     let state = M::table().scalar(state + s.element as u32).expect("a derivative's state is in the table");
     Some(("derivative", match version {
-        Version::Fmi2 => fmi2_index(state).to_string(),
+        Version::Fmi2 => fmi2_index(state, x).to_string(),
         Version::Fmi3 => state.vr.to_string(),
     }))
 }
@@ -317,17 +318,16 @@ fn model_exchange_layout<M: FmuModel>() -> Option<Layout> {
 }
 
 /// The scalars with these value references, with their 0-based positions in ModelVariables.
-fn positioned<M: FmuModel>(vrs: &[u32]) -> Vec<(usize, &'static Scalar<M>)> {
-    let scalars = M::table().scalars();
-    vrs.iter().map(|vr| scalars.iter().enumerate().find(|(_, s)| s.vr == *vr).expect("a scalar of the table")).collect()
+fn positioned<M: FmuModel>(vrs: &[u32], x: bool) -> Vec<(usize, &'static Scalar<M>)> {
+    vrs.iter().map(|vr| M::table().interface_scalars(x).enumerate().find(|(_, s)| s.vr == *vr).expect("a scalar of the interface")).collect()
 }
 
 /// The initial unknowns: every output and every state derivative (both calculated), in
 /// ModelVariables order.
-fn initial_unknowns<M: FmuModel>() -> Vec<(usize, &'static Scalar<M>)> {
-    let mut unknowns: Vec<_> = outputs::<M>().collect();
+fn initial_unknowns<M: FmuModel>(x: bool) -> Vec<(usize, &'static Scalar<M>)> {
+    let mut unknowns: Vec<_> = outputs::<M>(x).collect();
     if let Some(layout) = model_exchange_layout::<M>() {
-        unknowns.extend(positioned::<M>(&layout.derivatives));
+        unknowns.extend(positioned::<M>(&layout.derivatives, x));
     }
     unknowns.sort_by_key(|(position, _)| *position);
     unknowns
@@ -357,33 +357,46 @@ fn type_attributes<M: FmuModel>(s: &Scalar<M>, version: Version) -> Attributes<'
     out
 }
 
-fn outputs<M: FmuModel>() -> impl Iterator<Item = (usize, &'static Scalar<M>)> {
-    M::table().scalars().iter().enumerate().filter(|(_, s)| s.causality() == Causality::Output)
+/// The outputs of the interface (`x`: the extension's), with their 0-based positions in its
+/// ModelVariables.
+fn outputs<M: FmuModel>(x: bool) -> impl Iterator<Item = (usize, &'static Scalar<M>)> {
+    M::table().interface_scalars(x).enumerate().filter(|(_, s)| s.causality() == Causality::Output)
 }
 
 /// `dependencies` and `dependenciesKind` of an output, each dependency named by `key`.
-fn dependency_attributes<M: FmuModel>(s: &Scalar<M>, key: impl Fn(&Scalar<M>) -> u32) -> Attributes<'static> {
-    let dependencies = M::table().dependencies_of(s);
+fn dependency_attributes<M: FmuModel>(s: &Scalar<M>, x: bool, key: impl Fn(&Scalar<M>) -> u32) -> Attributes<'static> {
+    let mut dependencies = M::table().dependencies_of(s);
+    dependencies.retain(|d| x || !d.variable.in_extension);
     let list: Vec<String> = dependencies.iter().map(|d| key(d).to_string()).collect();
     vec![("dependencies", list.join(" ")), ("dependenciesKind", vec!["dependent"; list.len()].join(" "))]
 }
 
 /// 1-based position of a scalar in ModelVariables (FMI 2.0 ModelStructure indices).
-fn fmi2_index<M: FmuModel>(s: &Scalar<M>) -> u32 {
-    let position = M::table().scalars().iter().position(|t| t.vr == s.vr).expect("scalar of the table");
+fn fmi2_index<M: FmuModel>(s: &Scalar<M>, x: bool) -> u32 {
+    let position = M::table().interface_scalars(x).position(|t| t.vr == s.vr).expect("scalar of the interface");
     position as u32 + 1
 }
 
-fn header<M: FmuModel>(version: Version) -> Attributes<'static> {
+/// modelName (and modelIdentifier), description and token of the model's own interface or (`x`)
+/// its extension's.
+fn identity<M: FmuModel>(x: bool) -> (&'static str, &'static str, String) {
+    match (x, M::EXTENSION) {
+        (true, Some(e)) => (e.name, e.description, M::table().extension_token().expect("a model with an extension has its variables")),
+        _ => (M::NAME, M::DESCRIPTION, M::table().instantiation_token().to_string()),
+    }
+}
+
+fn header<M: FmuModel>(version: Version, x: bool) -> Attributes<'static> {
+    let (name, description, token) = identity::<M>(x);
     let (fmi_version, token_name) = match version {
         Version::Fmi2 => ("2.0", "guid"),
         Version::Fmi3 => ("3.0", "instantiationToken"),
     };
     let mut head = vec![
         ("fmiVersion", fmi_version.to_string()),
-        ("modelName", M::NAME.to_string()),
-        (token_name, M::table().instantiation_token().to_string()),
-        ("description", M::DESCRIPTION.to_string()),
+        ("modelName", name.to_string()),
+        (token_name, token),
+        ("description", description.to_string()),
         ("generationTool", GENERATION_TOOL.to_string()),
         ("variableNamingConvention", "structured".to_string()),
     ];
@@ -399,14 +412,24 @@ fn header<M: FmuModel>(version: Version) -> Attributes<'static> {
 
 /// The complete FMI 2.0 modelDescription.xml.
 pub fn fmi2_xml<M: FmuModel>() -> String {
+    fmi2_interface_xml::<M>(false)
+}
+
+/// The FMI 2.0 modelDescription.xml of the model's extension ([`FmuModel::EXTENSION`]).
+pub fn fmi2_extension_xml<M: FmuModel>() -> String {
+    fmi2_interface_xml::<M>(true)
+}
+
+fn fmi2_interface_xml<M: FmuModel>(x: bool) -> String {
+    let name = identity::<M>(x).0;
     let mut xml = Xml::new();
-    xml.open("fmiModelDescription", &header::<M>(Version::Fmi2));
+    xml.open("fmiModelDescription", &header::<M>(Version::Fmi2, x));
     if M::MODEL_EXCHANGE {
         // completedIntegratorStepNotNeeded is false: the model may ask for a step event.
         xml.empty(
             "ModelExchange",
             &attributes(&[
-                ("modelIdentifier", M::NAME),
+                ("modelIdentifier", name),
                 ("completedIntegratorStepNotNeeded", "false"),
                 ("canBeInstantiatedOnlyOncePerProcess", "false"),
                 ("canNotUseMemoryManagementFunctions", "true"),
@@ -419,7 +442,7 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
     xml.empty(
         "CoSimulation",
         &attributes(&[
-            ("modelIdentifier", M::NAME),
+            ("modelIdentifier", name),
             ("canHandleVariableCommunicationStepSize", "true"),
             ("canInterpolateInputs", flag(M::CAN_INTERPOLATE_INPUTS)),
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
@@ -430,14 +453,14 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
             ("maxOutputDerivativeOrder", &M::MAX_OUTPUT_DERIVATIVE_ORDER.to_string()),
         ]),
     );
-    unit_definitions::<M>(&mut xml);
+    unit_definitions::<M>(&mut xml, x);
     type_definitions::<M>(&mut xml, Version::Fmi2);
     log_categories(&mut xml);
     default_experiment::<M>(&mut xml);
     fmi2_enumeration_annotation::<M>(&mut xml);
 
     xml.open("ModelVariables", &[]);
-    for s in M::table().scalars() {
+    for s in M::table().interface_scalars(x) {
         xml.open("ScalarVariable", &common_attributes::<M>(s, Version::Fmi2));
         let element = match s.variable.ty {
             ValueType::Float64 { .. } => "Real",
@@ -447,7 +470,7 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
             ValueType::String => "String",
         };
         let mut typed = type_attributes::<M>(s, Version::Fmi2);
-        typed.extend(derivative_attribute::<M>(s, Version::Fmi2));
+        typed.extend(derivative_attribute::<M>(s, Version::Fmi2, x));
         xml.empty(element, &typed);
         xml.close("ScalarVariable");
     }
@@ -455,16 +478,16 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
 
     xml.open("ModelStructure", &[]);
     xml.open("Outputs", &[]);
-    for (position, s) in outputs::<M>() {
+    for (position, s) in outputs::<M>(x) {
         let mut unknown = vec![("index", (position + 1).to_string())];
-        unknown.extend(dependency_attributes::<M>(s, fmi2_index));
+        unknown.extend(dependency_attributes::<M>(s, x, |d| fmi2_index(d, x)));
         xml.empty("Unknown", &unknown);
     }
     xml.close("Outputs");
     // Without a `dependencies` attribute an unknown depends on all knowns (inputs and states).
     if let Some(layout) = model_exchange_layout::<M>() {
         xml.open("Derivatives", &[]);
-        for (position, _) in positioned::<M>(&layout.derivatives) {
+        for (position, _) in positioned::<M>(&layout.derivatives, x) {
             xml.empty("Unknown", &[("index", (position + 1).to_string())]);
         }
         xml.close("Derivatives");
@@ -473,7 +496,7 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
     // derivatives here. Without a `dependencies` attribute an initial unknown depends on all
     // knowns, which is true: they follow from the parameters, the inputs and the start states.
     xml.open("InitialUnknowns", &[]);
-    for (position, _) in initial_unknowns::<M>() {
+    for (position, _) in initial_unknowns::<M>(x) {
         xml.empty("Unknown", &[("index", (position + 1).to_string())]);
     }
     xml.close("InitialUnknowns");
@@ -488,15 +511,25 @@ pub fn fmi2_xml<M: FmuModel>() -> String {
 
 /// The complete FMI 3.0 modelDescription.xml.
 pub fn fmi3_xml<M: FmuModel>() -> String {
+    fmi3_interface_xml::<M>(false)
+}
+
+/// The FMI 3.0 modelDescription.xml of the model's extension ([`FmuModel::EXTENSION`]).
+pub fn fmi3_extension_xml<M: FmuModel>() -> String {
+    fmi3_interface_xml::<M>(true)
+}
+
+fn fmi3_interface_xml<M: FmuModel>(x: bool) -> String {
+    let name = identity::<M>(x).0;
     let mut xml = Xml::new();
-    xml.open("fmiModelDescription", &header::<M>(Version::Fmi3));
+    xml.open("fmiModelDescription", &header::<M>(Version::Fmi3, x));
     // FMI 3.0 has no canNotUseMemoryManagementFunctions (the importer no longer passes allocators).
     if M::MODEL_EXCHANGE {
         // needsCompletedIntegratorStep: the model may ask for a step event.
         xml.empty(
             "ModelExchange",
             &attributes(&[
-                ("modelIdentifier", M::NAME),
+                ("modelIdentifier", name),
                 ("canBeInstantiatedOnlyOncePerProcess", "false"),
                 ("canGetAndSetFMUState", "true"),
                 ("canSerializeFMUState", "true"),
@@ -508,7 +541,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
     xml.empty(
         "CoSimulation",
         &attributes(&[
-            ("modelIdentifier", M::NAME),
+            ("modelIdentifier", name),
             ("canBeInstantiatedOnlyOncePerProcess", "false"),
             ("canGetAndSetFMUState", "true"),
             ("canSerializeFMUState", "true"),
@@ -522,13 +555,13 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             ("hasEventMode", flag(M::MIGHT_RETURN_EARLY)),
         ]),
     );
-    unit_definitions::<M>(&mut xml);
+    unit_definitions::<M>(&mut xml, x);
     type_definitions::<M>(&mut xml, Version::Fmi3);
     log_categories(&mut xml);
     default_experiment::<M>(&mut xml);
 
     xml.open("ModelVariables", &[]);
-    for s in M::table().scalars() {
+    for s in M::table().interface_scalars(x) {
         let mut attributes = common_attributes::<M>(s, Version::Fmi3);
         match s.variable.ty {
             ValueType::String => {
@@ -541,7 +574,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
             }
             ty => {
                 attributes.extend(type_attributes::<M>(s, Version::Fmi3));
-                attributes.extend(derivative_attribute::<M>(s, Version::Fmi3));
+                attributes.extend(derivative_attribute::<M>(s, Version::Fmi3, x));
                 let element = match ty {
                     ValueType::Float64 { .. } => "Float64",
                     ValueType::Int32 => "Int32",
@@ -555,9 +588,9 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
     xml.close("ModelVariables");
 
     xml.open("ModelStructure", &[]);
-    for (_, s) in outputs::<M>() {
+    for (_, s) in outputs::<M>(x) {
         let mut output = vec![("valueReference", s.vr.to_string())];
-        output.extend(dependency_attributes::<M>(s, |d| d.vr));
+        output.extend(dependency_attributes::<M>(s, x, |d| d.vr));
         xml.empty("Output", &output);
     }
     let layout = model_exchange_layout::<M>();
@@ -566,7 +599,7 @@ pub fn fmi3_xml<M: FmuModel>() -> String {
     }
     // As in FMI 2.0: every output (initial="calculated") and every state derivative, depending
     // on all knowns.
-    for (_, s) in initial_unknowns::<M>() {
+    for (_, s) in initial_unknowns::<M>(x) {
         xml.empty("InitialUnknown", &[("valueReference", s.vr.to_string())]);
     }
     for vr in layout.iter().flat_map(|layout| &layout.indicators) {
@@ -594,8 +627,8 @@ fn type_name(ty: &ValueType, fmi_version: &str) -> &'static str {
     }
 }
 
-fn variable_rows<M: FmuModel>(page: &mut String, fmi_version: &str) {
-    for s in M::table().scalars() {
+fn variable_rows<M: FmuModel>(page: &mut String, fmi_version: &str, x: bool) {
+    for s in M::table().interface_scalars(x) {
         let v = s.variable;
         let (unit, range) = match v.ty {
             ValueType::Float64 { unit, min, max } => {
@@ -655,7 +688,17 @@ fn enumeration_sections<M: FmuModel>(page: &mut String) {
 /// ("2.0" or "3.0"): the model's own sections (conventions, laws), every variable and the
 /// enumerations.
 pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
-    let name = html(M::NAME);
+    interface_documentation_html::<M>(fmi_version, false)
+}
+
+/// The documentation page of the model's extension ([`FmuModel::EXTENSION`]).
+pub fn extension_documentation_html<M: FmuModel>(fmi_version: &str) -> String {
+    interface_documentation_html::<M>(fmi_version, true)
+}
+
+fn interface_documentation_html<M: FmuModel>(fmi_version: &str, x: bool) -> String {
+    let (name, description, token) = identity::<M>(x);
+    let name = html(name);
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name} (FMI {version})</title>\n<style>\n\
          body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; line-height: 1.4; }}\n\
@@ -667,8 +710,8 @@ pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
          <h1>{name}</h1>\n\
          <p>{description}. FMI {version} {interfaces} FMU; instantiation token <code>{token}</code>.</p>\n",
         version = html(fmi_version),
-        description = html(M::DESCRIPTION),
-        token = html(M::table().instantiation_token()),
+        description = html(description),
+        token = html(&token),
         interfaces = if M::MODEL_EXCHANGE { "Model Exchange and co-simulation" } else { "co-simulation" },
     );
 
@@ -679,7 +722,7 @@ pub fn documentation_html<M: FmuModel>(fmi_version: &str) -> String {
          consecutive value references.</p>\n<table>\n\
          <tr><th>name</th><th>vr</th><th>causality</th><th>type</th><th>unit</th><th>start</th><th>[min, max]</th><th>description</th></tr>\n",
     );
-    variable_rows::<M>(&mut page, fmi_version);
+    variable_rows::<M>(&mut page, fmi_version, x);
     page.push_str("</table>\n<h2>Enumerations</h2>\n");
     enumeration_sections::<M>(&mut page);
     page.push_str("</body>\n</html>\n");

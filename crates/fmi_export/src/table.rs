@@ -51,7 +51,7 @@ impl Variability {
 
 /// An enumeration type as it appears in TypeDefinitions: constant data, so that a model's
 /// enumeration types can be plain statics that own no heap memory.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct EnumerationType {
     pub name: &'static str,
     pub description: &'static str,
@@ -150,6 +150,9 @@ pub struct Variable<M> {
     pub access: Access<M>,
     pub dependencies: Dependencies,
     pub role: Role,
+    /// A variable of the model's extension ([`crate::FmuModel::EXTENSION`]) alone: the model's
+    /// own FMU leaves it out, the extension's FMU (the same binary) has it.
+    pub in_extension: bool,
 }
 
 impl<M> Clone for Variable<M> {
@@ -187,6 +190,7 @@ impl<M> Variable<M> {
             access: Access::Float(access),
             dependencies,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 
@@ -214,6 +218,7 @@ impl<M> Variable<M> {
             access: Access::Int(access),
             dependencies: Dependencies::None,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 
@@ -230,6 +235,7 @@ impl<M> Variable<M> {
             access,
             dependencies: Dependencies::AllInputs,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 
@@ -246,6 +252,7 @@ impl<M> Variable<M> {
             access: Access::Float(access),
             dependencies: Dependencies::None,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 
@@ -260,6 +267,14 @@ impl<M> Variable<M> {
         if let ValueType::Float64 { max: m, .. } = &mut self.ty {
             *m = Some(max);
         }
+        self
+    }
+
+    /// A variable that only the model's extension has ([`crate::FmuModel::EXTENSION`]): its
+    /// model descriptions list it, the model's own leave it out, and an instance made from the
+    /// model's own description does not know its value references.
+    pub fn in_extension(mut self) -> Self {
+        self.in_extension = true;
         self
     }
 
@@ -312,6 +327,7 @@ impl<M> Variable<M> {
             access: Access::Bool(access),
             dependencies: Dependencies::None,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 
@@ -328,6 +344,7 @@ impl<M> Variable<M> {
             access: Access::Str(access),
             dependencies: Dependencies::None,
             role: Role::Plain,
+            in_extension: false,
         }
     }
 }
@@ -375,6 +392,9 @@ pub struct Table<M: 'static> {
     flat_flags: Vec<u32>,
     enumerations: Vec<&'static EnumerationType>,
     token: String,
+    /// Every variable is known (a table for tools, or an instance of the extension's FMU);
+    /// false once [`Table::accept_token`] took the model's own token.
+    extension: bool,
 }
 
 /// No position among a model's flat references: larger than any slice of them.
@@ -432,7 +452,7 @@ pub enum VariableError {
     WrongType { name: String, declared: &'static str, requested: &'static str },
     NotSettable { name: String, why: &'static str },
     NotFinite { name: String, value: f64 },
-    NotAnItem { name: String, value: i64, ty: &'static str },
+    NotAnItem { name: String, value: i64, ty: &'static EnumerationType },
     Model(ModelError),
 }
 
@@ -445,7 +465,10 @@ impl std::fmt::Display for VariableError {
             }
             VariableError::NotSettable { name, why } => write!(f, "variable {name} cannot be set: {why}"),
             VariableError::NotFinite { name, value } => write!(f, "variable {name} = {value}: values must be finite"),
-            VariableError::NotAnItem { name, value, ty } => write!(f, "variable {name} = {value}: not an item of enumeration {ty}"),
+            VariableError::NotAnItem { name, value, ty } => {
+                let items: Vec<String> = ty.items.iter().map(|(item, item_name, _)| format!("{item} = {item_name}")).collect();
+                write!(f, "variable {name} = {value}: not an item of enumeration {} ({})", ty.name, items.join(", "))
+            }
             VariableError::Model(e) => write!(f, "{e}"),
         }
     }
@@ -704,7 +727,7 @@ impl<M: FmuModel> Table<M> {
         check_settable(s, phase)?;
         if let ValueType::Enumeration(ty) = s.variable.ty {
             if !ty.items.iter().any(|(item, _, _)| *item == value) {
-                return Err(VariableError::NotAnItem { name: s.name.clone(), value, ty: ty.name });
+                return Err(VariableError::NotAnItem { name: s.name.clone(), value, ty });
             }
         }
         let slot = access(model);
@@ -939,8 +962,8 @@ impl<M: FmuModel> Table<M> {
         }
         let (flat_outputs, flat_inputs, flat_flags) = flat_positions(&scalars);
         let mut table =
-            Table { variables, scalars, by_vr, floats, flags, flat_outputs, flat_inputs, flat_flags, enumerations, token: String::new() };
-        table.token = table.compute_token();
+            Table { variables, scalars, by_vr, floats, flags, flat_outputs, flat_inputs, flat_flags, enumerations, token: String::new(), extension: true };
+        table.token = table.compute_token(false);
         table
     }
 
@@ -987,15 +1010,20 @@ impl<M: FmuModel> Table<M> {
     /// scalar. Both the ModelStructure of the model descriptions and fmi3GetVariableDependencies
     /// read it.
     pub fn dependencies_of(&self, s: &Scalar<M>) -> Vec<&Scalar<M>> {
+        // An instance of the model's own FMU does not know its extension's inputs.
+        let known = |k: &&Scalar<M>| self.extension || !k.variable.in_extension;
         match s.variable.dependencies {
             Dependencies::None => Vec::new(),
             // The continuous states are knowns too (Model Exchange): what follows from the state
             // of the contact depends on it.
-            Dependencies::AllInputs => self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).collect(),
+            Dependencies::AllInputs => {
+                self.scalars.iter().filter(|k| k.causality() == Causality::Input || k.variable.role == Role::State).filter(known).collect()
+            }
             Dependencies::Inputs(names) => self
                 .scalars
                 .iter()
                 .filter(|k| (k.causality() == Causality::Input || k.variable.role == Role::State) && names.contains(&k.variable.name))
+                .filter(known)
                 .collect(),
         }
     }
@@ -1027,11 +1055,15 @@ impl<M: FmuModel> Table<M> {
 
     /// A canonical text of the whole interface: every attribute of every scalar and every item.
     /// Each instance builds its table, so this reads the start values from one fresh model.
-    fn interface_text(&self) -> String {
+    fn interface_text(&self, extension: bool) -> String {
         use std::fmt::Write;
         let mut model = M::new(None);
-        let mut text = format!("{}\n", M::NAME);
-        for s in &self.scalars {
+        let name = match (extension, M::EXTENSION) {
+            (true, Some(e)) => e.name,
+            _ => M::NAME,
+        };
+        let mut text = format!("{name}\n");
+        for s in self.interface_scalars(extension) {
             let v = s.variable;
             let _ = writeln!(
                 text,
@@ -1056,8 +1088,8 @@ impl<M: FmuModel> Table<M> {
         text
     }
 
-    fn compute_token(&self) -> String {
-        let text = self.interface_text();
+    fn compute_token(&self, extension: bool) -> String {
+        let text = self.interface_text(extension);
         // The two hashes in one pass: two independent chains of multiplications run side by
         // side (every instance computes its table's token, so this is on Instantiate's path).
         let (hi, lo) = text.as_bytes().iter().fold((FNV_OFFSET, 0x8422_2325_cbf2_9ce4), |(hi, lo), b| {
@@ -1067,9 +1099,75 @@ impl<M: FmuModel> Table<M> {
     }
 
     /// The GUID (FMI 2) and instantiationToken (FMI 3): a 128-bit hash of the interface, so that
-    /// it changes whenever the interface changes.
+    /// it changes whenever the interface changes. This is the model's own FMU's, without the
+    /// variables of its extension ([`Table::extension_token`]).
     pub fn instantiation_token(&self) -> &str {
         &self.token
+    }
+
+    /// The table has variables that only the model's extension has ([`Variable::in_extension`]).
+    pub fn has_extension(&self) -> bool {
+        M::EXTENSION.is_some() && self.scalars.iter().any(|s| s.variable.in_extension)
+    }
+
+    /// The token of the extension's FMU (every variable, the extension's name), when the model
+    /// has an extension.
+    pub fn extension_token(&self) -> Option<String> {
+        self.has_extension().then(|| self.compute_token(true))
+    }
+
+    /// False when an instance was made from the model's own model description (its extension's
+    /// variables unknown), true otherwise.
+    pub fn extension(&self) -> bool {
+        self.extension
+    }
+
+    /// The scalars a model description lists: every one for the extension's FMU, those not
+    /// [`Variable::in_extension`] for the model's own.
+    pub fn interface_scalars(&self, extension: bool) -> impl Iterator<Item = &Scalar<M>> {
+        self.scalars.iter().filter(move |s| extension || !s.variable.in_extension)
+    }
+
+    /// Checks the token an importer passes to Instantiate (`what`: "fmuGUID" or
+    /// "instantiationToken"): the model's own token, and then the extension's variables are
+    /// unknown to this table (their value references refused as any unknown one), or the
+    /// extension's, and then every variable is known. Ok(true) for the extension.
+    pub fn accept_token(&mut self, token: &str, what: &str) -> Result<bool, String> {
+        if token == self.token {
+            self.hide_extension();
+            self.extension = false;
+            return Ok(false);
+        }
+        if self.extension_token().is_some_and(|t| t == token) {
+            return Ok(true);
+        }
+        let binary = if what == "fmuGUID" { "GUID" } else { "token" };
+        let mut message = format!(
+            "{what} \"{token}\" does not match this binary's {binary} \"{}\" (modelDescription.xml and binary are from different builds)",
+            self.token
+        );
+        if let (Some(e), Some(extension)) = (M::EXTENSION, self.extension_token()) {
+            message = format!("{message} nor that of {} \"{extension}\"", e.name);
+        }
+        Err(message)
+    }
+
+    /// Makes the extension's scalars unknown: no lookup by value reference finds them.
+    fn hide_extension(&mut self) {
+        let hidden: Vec<usize> = self.scalars.iter().filter(|s| s.variable.in_extension).map(|s| s.vr as usize).collect();
+        for vr in hidden {
+            self.by_vr[vr] = None;
+            self.floats[vr].access = None;
+            self.floats[vr].causality = Causality::Independent;
+            self.flags[vr].causality = Causality::Independent;
+            self.flags[vr].access = Access::Str(|_| unreachable!("never read"));
+            self.flags[vr].int_kinds = 0;
+            for flat in [&mut self.flat_outputs, &mut self.flat_inputs, &mut self.flat_flags] {
+                if let Some(position) = flat.get_mut(vr) {
+                    *position = NOT_FLAT;
+                }
+            }
+        }
     }
 
     /// Serializes the parameters, inputs, time and internal state of `model`: magic, token hash,
@@ -1115,6 +1213,7 @@ impl<M: FmuModel> Table<M> {
             return Err("the serialized FMU state belongs to a different version of this FMU".to_string());
         }
         let mut model = M::new(None);
+        model.set_extension(self.extension);
         for s in &self.scalars {
             if !is_stored(s) {
                 continue;
