@@ -24,10 +24,11 @@ fn vrs(causality: Causality) -> Vec<u32> {
 #[test]
 fn every_real_output_and_every_input_is_reached_through_a_reference() {
     // Besides these, each of the 8 point slots has 14 real outputs and 3 inputs for the laws
-    // provided by input, which go through their accessors (a reference to each would make every
-    // get and set of the others longer).
-    assert_eq!(vrs(Causality::Output).len(), 71 + 8 * 14);
-    assert_eq!(vrs(Causality::Input).len(), 26 + 8 * 3);
+    // provided by input, and each body an effective mass output and 21 mobility inputs, which go
+    // through their accessors (a reference to each would make every get and set of the others
+    // longer).
+    assert_eq!(vrs(Causality::Output).len(), 71 + 8 * 14 + 2);
+    assert_eq!(vrs(Causality::Input).len(), 26 + 8 * 3 + 2 * 21);
     assert_eq!(variables::table().flat_scalars(), (71, 26));
 }
 

@@ -703,10 +703,11 @@ fn variable_dependencies_come_from_the_table() {
         assert_eq!(status, Status::Ok, "{name}: {:?}", fmu.messages());
         n
     };
-    // Every input (the frames' 26 and the 24 forces of the laws provided by input) and the 24
-    // continuous states of Model Exchange (the point slots' deflections).
-    assert_eq!(count("frame_b.f_0[1]"), 26 + 24 + 24);
-    assert_eq!(count("contact.active"), 26 + 24 + 24);
+    // Every input (the frames' 26, the 24 forces of the laws provided by input and the bodies'
+    // 2 x 21 mobilities) and the 24 continuous states of Model Exchange (the point slots'
+    // deflections).
+    assert_eq!(count("frame_b.f_0[1]"), 26 + 24 + 42 + 24);
+    assert_eq!(count("contact.active"), 26 + 24 + 42 + 24);
     // What a provided law reads depends on the frames only.
     assert_eq!(count("contact.point[3].depth_rate"), 26);
     assert_eq!(count("contact.point[3].depth"), 14);
