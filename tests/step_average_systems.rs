@@ -166,7 +166,7 @@ fn rest_error(order: Order, h: f64, dropped: bool, shape_box: bool) -> f64 {
         }
     });
     let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
-    while s.t < if dropped { 6.0 } else { 1.0 } {
+    while s.t < if dropped { 8.0 } else { 1.0 } {
         s.step(order, h);
     }
     s.bodies[0].r[2] - rest
@@ -189,9 +189,129 @@ fn bodies_at_rest_sit_at_their_static_depth() {
     }
 }
 
+
+/// The pendulum of the issue: a 1 kg point mass on a 0.5 m rod hinged at the origin, released
+/// from the horizontal, meets at the bottom a wall whose normal is `angle` off its path (it
+/// shows m / cos^2 to the wall). The restitution of each impact: the pendulum's angular speed
+/// at the bottom after it over the one before, each carried there from the last sample at least
+/// 0.05 rad away (energy in the swing).
+const ROD: f64 = 0.5;
+
+fn pendulum_setup(angle: f64) -> (Vec<Body>, Other) {
+    let ball = Body::pendulum(1.0, 0.05, [0.0; 3], ROD, -std::f64::consts::FRAC_PI_2, 0.0);
+    let n = [-angle.cos(), 0.0, -angle.sin()];
+    let bottom = V3::new(0.0, 0.0, -ROD);
+    let point = bottom - V3::from(n) * 0.05;
+    (vec![ball], Other::Plane { point: point.into(), normal: n })
+}
+
+/// Restitutions of the first `impacts` impacts.
+fn pendulum_restitutions(impacts: usize, mut run: impl FnMut(&mut dyn FnMut(&[Body]) -> bool)) -> Vec<f64> {
+    let mut out = Vec::new();
+    let (mut before, mut touched) = (None::<f64>, false);
+    let at_bottom = |b: &Body| (b.phi_dot * b.phi_dot + 2.0 * G / ROD * (1.0 - b.phi.cos())).sqrt();
+    run(&mut |b: &[Body]| {
+        let p = &b[0];
+        if p.phi < -0.05 {
+            if !touched && p.phi_dot > 0.0 {
+                before = Some(at_bottom(p));
+            } else if touched && p.phi_dot < 0.0 {
+                out.push(at_bottom(p) / before.take().expect("an impact speed"));
+                touched = false;
+            }
+        } else if before.is_some() {
+            touched = true;
+        }
+        out.len() < impacts
+    });
+    out
+}
+
+fn reference_pendulum(angle: f64, impacts: usize) -> Vec<f64> {
+    let (bodies, wall) = pendulum_setup(angle);
+    pendulum_restitutions(impacts, |sample| {
+        let mut r = Reference::new(bodies.clone(), vec![(wall, 0, BALL_LAW)]);
+        while r.t < 10.0 {
+            r.step(1e-6);
+            if !sample(&r.bodies) {
+                break;
+            }
+        }
+    })
+}
+
+fn cosim_pendulum(angle: f64, impacts: usize, order: Order, h: f64, given: bool) -> (Vec<f64>, Vec<f64>) {
+    let (bodies, wall) = pendulum_setup(angle);
+    let mut masses = Vec::new();
+    let e = pendulum_restitutions(impacts, |sample| {
+        let model = block_model(&wall, &bodies, 0, BALL_LAW, h);
+        let mut contact = Contact::new(Box::new(model), wall, 0, BALL_LAW);
+        contact.give_mobility = given;
+        let mut s = System::new(bodies.clone(), vec![contact]);
+        let mut touching = false;
+        while s.t < 10.0 {
+            s.step(order, h);
+            let force = s.contacts[0].held[1].norm();
+            if touching && force == 0.0 {
+                masses.push(s.contacts[0].block.effective_mass(1));
+            }
+            touching = force > 0.0;
+            if !sample(&s.bodies) {
+                break;
+            }
+        }
+    });
+    (e, masses)
+}
+
+/// With the mass it shows given by the body (RigidBody's mobility), every impact at 0 and 30 deg
+/// rebounds within 2 % at 1 ms and 5 % at 10 ms; with nothing given, the first impact gains no
+/// energy, and from the fourth on, the block having learnt the mass, within 2 % and 5 % again;
+/// the mass learnt is m / cos^2 within 5 %. Both Gauss-Seidel orders at 1 and 10 ms, Jacobi at
+/// 1 ms.
+#[test]
+fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
+    for angle_deg in [0.0f64, 30.0] {
+        let angle = angle_deg.to_radians();
+        let e_ref = reference_pendulum(angle, 1)[0];
+        let shown = 1.0 / angle.cos().powi(2);
+        for order in ORDERS {
+            // Not yet within the bounds: a Jacobi master at 10 ms (the hinge's reaction is seen
+            // a step late near the wall), printed by the survey.
+            let steps: &[f64] = if order == Order::Jacobi { &[1e-3] } else { &[1e-3, 1e-2] };
+            for &h in steps {
+                let (given, _) = cosim_pendulum(angle, 2, order, h, true);
+                println!("{angle_deg} deg {order:?} h = {h}: given {given:.4?} (reference {e_ref:.4})");
+                for e in &given {
+                    assert!((e / e_ref - 1.0).abs() < tolerance(h), "{angle_deg} deg {order:?} h = {h}, mobility given: e = {e} against {e_ref}");
+                }
+                let (learnt, masses) = cosim_pendulum(angle, 5, order, h, false);
+                println!("{angle_deg} deg {order:?} h = {h}: learnt {learnt:.4?}, effective mass {masses:.4?} ({shown:.4})");
+                assert!(learnt[0] < e_ref * (1.0 + tolerance(h)), "{angle_deg} deg {order:?} h = {h}: the first impact gained energy: e = {}", learnt[0]);
+                for e in &learnt[3..] {
+                    assert!((e / e_ref - 1.0).abs() < tolerance(h), "{angle_deg} deg {order:?} h = {h}, learnt: e = {e} against {e_ref}");
+                }
+                let last = masses.last().expect("an impact ended");
+                assert!((last / shown - 1.0).abs() < 0.05, "{angle_deg} deg {order:?} h = {h}: effective mass {last} against {shown}");
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "a survey: prints the table of the guide's co-simulation page"]
 fn survey() {
+    for angle_deg in [0.0f64, 30.0, 60.0] {
+        let angle = angle_deg.to_radians();
+        let e_ref = reference_pendulum(angle, 1)[0];
+        for order in ORDERS {
+            for h in [1e-3, 1e-2] {
+                let (given, _) = cosim_pendulum(angle, 2, order, h, true);
+                let (learnt, masses) = cosim_pendulum(angle, 5, order, h, false);
+                println!("pendulum {angle_deg} deg {order:?} h = {h}: reference {e_ref:.4}, given {given:.4?}, learnt {learnt:.4?}, mass {:.3?}", masses.last());
+            }
+        }
+    }
     let e_ref = reference_drop();
     println!("drop reference e = {e_ref:.5}");
     for order in ORDERS {

@@ -143,6 +143,8 @@ struct Carry {
     dissipate: f64,
     /// The mass each body shows in the contact direction (kg; 0 for an immovable body).
     effective_mass: [f64; 2],
+    /// The force each body held over the last reconciled step.
+    last_held: [Vec3; 2],
     /// The wrench the importer holds now (the last one reported), for the input derivatives.
     applied: [ForceTorque; 2],
     warned_no_step: bool,
@@ -276,9 +278,18 @@ impl Carry {
             let (f, t_0) = &p.held[k];
             let held_accel = f * (s / mass[k].mass);
             let other_before = self.external[k].accel;
-            self.external[k].accel = (m1.v_c - m0.v_c) / h - held_accel;
-            if mass[k].rotates() {
-                self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(&mass[k], f, t_0) * s;
+            let noise = (other_before.norm() + 1.0) * h;
+            let w_free = free_mobility(&mass[k], &m0, &point, &normal);
+            // The other forces from this step, unless the held force changed enough to dominate
+            // it (an impact): a joint or another contact answers an impact with a reaction of its
+            // own, which is not a force that lasts into the next step.
+            let impact = ((f - self.last_held[k]).norm() * h * w_free) > 10.0 * noise;
+            self.last_held[k] = *f;
+            if !impact {
+                self.external[k].accel = (m1.v_c - m0.v_c) / h - held_accel;
+                if mass[k].rotates() {
+                    self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(&mass[k], f, t_0) * s;
+                }
             }
             // The drift grows by what the body moved beyond the block's own copy, each less what
             // its start velocity alone gives (a start velocity other than the copy's is not drift).
@@ -295,7 +306,6 @@ impl Carry {
             }
             // The response in the contact direction: given, or learnt from this step.
             let sign = if k == 1 { 1.0 } else { -1.0 };
-            let w_free = free_mobility(&mass[k], &m0, &point, &normal);
             if mobility[k].iter().any(|x| *x != 0.0) {
                 let w = mobility_along(&mobility[k], &p.start[k].pose.r, &point, &normal);
                 self.response[k].given(w, w_free);
@@ -303,7 +313,6 @@ impl Carry {
                 let speed = |m: &Motion| (m.v_c + m.w.cross(&(point - m.c))).dot(&normal) * sign;
                 // Less what the other forces known before this step gave (so that steps of
                 // different sizes compare).
-                let noise = (self.external[k].accel.norm() + 1.0) * h;
                 let du = speed(&m1) - speed(&m0) - other_before.dot(&normal) * sign * h;
                 self.response[k].learn(f.dot(&normal) * sign * h, du, w_free, noise);
             }
@@ -743,6 +752,7 @@ impl Carry {
             v.num(&mut du);
             self.response[k] = Response::from_parts(scale, has_last.then_some((impulse, du)));
             v.num(&mut self.effective_mass[k]);
+            v.vec(&mut self.last_held[k]);
             v.flag(&mut self.warned_mass[k]);
         }
         v.num(&mut self.balance);

@@ -244,6 +244,9 @@ pub trait Block {
     fn get(&mut self, name: &str) -> f64;
     fn save(&mut self) -> Box<dyn std::any::Any>;
     fn restore(&mut self, state: &dyn std::any::Any);
+    /// The mass body k shows in the contact direction as the block learnt it (without reading
+    /// the outputs, which would be a call the master does not make).
+    fn effective_mass(&self, k: usize) -> f64;
     /// `body_X.mobility` of frame k (0 = A, 1 = B).
     fn set_mobility(&mut self, k: usize, phi: &[f64; 21]);
 }
@@ -280,6 +283,10 @@ impl Block for Model {
 
     fn restore(&mut self, state: &dyn std::any::Any) {
         *self = state.downcast_ref::<Model>().expect("a model").clone();
+    }
+
+    fn effective_mass(&self, k: usize) -> f64 {
+        self.coupling().effective_mass(k)
     }
 
     fn set_mobility(&mut self, k: usize, phi: &[f64; 21]) {
