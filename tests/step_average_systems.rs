@@ -298,9 +298,54 @@ fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
     }
 }
 
+
+/// `n` spheres (1 kg, r = 0.05) stacked on the plane at their static depths, one block per
+/// touching pair, for `seconds` at steps of `h` in `order`: the largest rise of the system's
+/// energy above its start (J) and the largest distance of a sphere from its static height (m).
+fn stack(n: usize, order: Order, h: f64, seconds: f64) -> (f64, f64) {
+    let (m, r, k) = (1.0, 0.05, BALL_LAW.k);
+    // The contact below sphere i carries the n - i spheres above it and itself.
+    let mut z = 0.0;
+    let mut rest = Vec::new();
+    for i in 0..n {
+        let depth = (n - i) as f64 * m * G / k;
+        z += if i == 0 { r - depth } else { 2.0 * r - depth };
+        rest.push(z);
+    }
+    let bodies: Vec<Body> = rest.iter().map(|z| Body::free(m, r, [0.0, 0.0, *z], [0.0; 3])).collect();
+    let mut contacts = vec![Contact::new(Box::new(block_model(&GROUND, &bodies, 0, BALL_LAW, h)), GROUND, 0, BALL_LAW)];
+    for i in 1..n {
+        let other = Other::Sphere { body: i - 1 };
+        contacts.push(Contact::new(Box::new(block_model(&other, &bodies, i, BALL_LAW, h)), other, i, BALL_LAW));
+    }
+    let mut s = System::new(bodies, contacts);
+    let start = s.energy();
+    let (mut rise, mut off) = (0.0f64, 0.0f64);
+    while s.t < seconds {
+        s.step(order, h);
+        rise = rise.max(s.energy() - start);
+        for (b, z) in s.bodies.iter().zip(&rest) {
+            off = off.max((b.r[2] - z).abs());
+        }
+    }
+    (rise, off)
+}
+
 #[test]
 #[ignore = "a survey: prints the table of the guide's co-simulation page"]
 fn survey() {
+    // Stacks of spheres started at rest (one block per touching pair): the largest rise of the
+    // energy over 10 s and the largest distance from rest. Not yet bounded: the other contact on
+    // the middle sphere shows in each block's estimate of the other forces a step late, and
+    // the energy balance does not hold the loop through the two blocks.
+    for n in [2, 3] {
+        for order in ORDERS {
+            for h in [1e-3, 3e-3, 1e-2] {
+                let (rise, off) = stack(n, order, h, 10.0);
+                println!("stack of {n} {order:?} h = {h}: energy rose by {rise:.3e} J, {off:.3e} m from rest");
+            }
+        }
+    }
     for angle_deg in [0.0f64, 30.0, 60.0] {
         let angle = angle_deg.to_radians();
         let e_ref = reference_pendulum(angle, 1)[0];
@@ -323,3 +368,4 @@ fn survey() {
         }
     }
 }
+
