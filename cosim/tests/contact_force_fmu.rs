@@ -190,7 +190,9 @@ fn instance_sets_and_gets_every_type_by_name() {
     assert_eq!(instance.get("normal.law").unwrap(), Value::Integer(3));
     assert_eq!(instance.get("geometry_b.file").unwrap(), Value::String("100% cotton.csv".into()));
     instance.exit_initialization().unwrap();
-    assert_eq!(instance.get("contact.active").unwrap(), Value::Boolean(true), "the default sphere's centre lies in the plane");
+    // At the defaults the sphere rests on the plane, touching it: no force yet.
+    assert_eq!(instance.get("contact.active").unwrap(), Value::Boolean(false), "the default sphere touches the plane");
+    assert_eq!(instance.get("contact.separation").unwrap(), Value::Real(0.0));
     let error = instance.set("normal.stiffness", &Value::Boolean(true)).unwrap_err().to_string();
     assert!(error.contains("normal.stiffness is Real"), "{error}");
     let error = instance.get("no.such.variable").unwrap_err().to_string();

@@ -68,6 +68,9 @@ impl Default for Drift {
 /// How fast the offset of a body in a lasting contact is removed: this share per step.
 const REST_RELAXATION: f64 = 0.25;
 
+/// An offset along the normal below this (m) is left alone by the pull.
+const REST_DEADBAND: f64 = 1e-6;
+
 /// The share of a lasting contact's energy balance settled at each step.
 const SETTLE: f64 = 0.05;
 
@@ -143,6 +146,8 @@ struct Carry {
     dissipate: f64,
     /// The mass each body shows in the contact direction (kg; 0 for an immovable body).
     effective_mass: [f64; 2],
+    /// The contact normal (A toward B) at the last reconciled step.
+    normal: Vec3,
     /// The force each body held over the last reconciled step.
     last_held: [Vec3; 2],
     /// The wrench the importer holds now (the last one reported), for the input derivatives.
@@ -253,8 +258,16 @@ impl Carry {
         if self.steady_steps < 2.0 || !mass.is_movable() {
             return zero_wrench();
         }
+        // Along the contact normal only: the depth is what the drift puts off; across it (a body
+        // sliding or sticking) the friction law's own state holds the body. An offset below the
+        // dead band is left alone, so that a sticking contact is not stirred by round-off.
         let m = if self.effective_mass[k] > 0.0 { self.effective_mass[k] } else { mass.mass };
-        (self.drift[k].r * (-REST_RELAXATION * m / (h * h)), Vec3::zeros())
+        let n = self.normal;
+        let off = n.dot(&self.drift[k].r);
+        if off.abs() < REST_DEADBAND {
+            return zero_wrench();
+        }
+        (n * (off * (-REST_RELAXATION * m / (h * h))), Vec3::zeros())
     }
 
     /// The step `p` ended with the bodies reported as `now`: the energy balance, the other forces,
@@ -269,6 +282,7 @@ impl Carry {
         self.dissipate += settled.max(0.0);
         self.balance -= settled;
         let (point, normal) = p.contact;
+        self.normal = normal;
         for k in 0..2 {
             if !mass[k].is_movable() {
                 continue;
@@ -309,7 +323,9 @@ impl Carry {
             if mobility[k].iter().any(|x| *x != 0.0) {
                 let w = mobility_along(&mobility[k], &p.start[k].pose.r, &point, &normal);
                 self.response[k].given(w, w_free);
-            } else {
+            } else if !mass[k].rotates() {
+                // A body with rotational dynamics answers at a manifold of points, where one
+                // secant along the normal is mostly noise: it keeps its parameters' response.
                 let speed = |m: &Motion| (m.v_c + m.w.cross(&(point - m.c))).dot(&normal) * sign;
                 // Less what the other forces known before this step gave (so that steps of
                 // different sizes compare).
@@ -756,6 +772,7 @@ impl Carry {
             v.flag(&mut self.warned_mass[k]);
         }
         v.num(&mut self.balance);
+        v.vec(&mut self.normal);
         v.num(&mut self.dissipate);
         v.flag(&mut self.fresh);
         v.num(&mut self.normal_force);
