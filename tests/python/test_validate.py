@@ -107,11 +107,12 @@ def test_model_description(fmu_path):
     assert undeclared == [], f"units used but not in UnitDefinitions: {undeclared}"
 
     # The 26 inputs of the frames, continuous Floats, and nothing else with causality input (the
-    # 24 forces of the laws provided by input are in ContactForceProvidedLaws alone).
+    # 24 forces of the laws provided by input and the bodies' 42 mobility inputs are in
+    # ContactForceProvidedLaws alone). 84 outputs: 82 of the contact, the bodies' effective masses.
     inputs = [v.name for v in md.modelVariables if v.causality == "input"]
     assert sorted(inputs) == sorted(ref.INPUT_NAMES)
     assert len(inputs) == 26
-    assert len([v for v in md.modelVariables if v.causality == "output"]) == 82
+    assert len([v for v in md.modelVariables if v.causality == "output"]) == 84
     for name in ref.INPUT_NAMES:
         v = variables[name]
         assert v.type in FLOAT_TYPES and v.variability == "continuous", name
@@ -168,7 +169,8 @@ def test_default_parameters(fmu_path, name):
 @pytest.mark.parametrize("version", ["fmi2", "fmi3"])
 def test_the_provided_laws_fmu_adds_the_slots_to_contact_forces_interface(version, fmu_path):
     """ContactForceProvidedLaws (the same binary): valid, and ContactForce's variables plus the point
-    slots of the laws provided by input: 24 inputs (3 per slot) and 112 outputs (14 per slot)."""
+    slots of the laws provided by input: 24 inputs (3 per slot) and 112 outputs (14 per slot), and
+    the bodies' 42 mobility inputs."""
     path = provided_fmu_path_for(version)
     assert validate_fmu(str(path)) == []
     md = fmpy.read_model_description(str(path))
@@ -176,9 +178,10 @@ def test_the_provided_laws_fmu_adds_the_slots_to_contact_forces_interface(versio
     names = [zipfile.ZipFile(path).namelist()]
     assert any(n.endswith("/ContactForceProvidedLaws.so") for n in names[0])
     provided = [f"contact.point[{i}].provided.{f}" for i in range(1, 9) for f in ("normal_force", "friction_force[1]", "friction_force[2]")]
+    provided += [f"body_{x}.mobility[{i}]" for x in "ab" for i in range(1, 22)]
     inputs = [v.name for v in md.modelVariables if v.causality == "input"]
     assert sorted(inputs) == sorted(ref.INPUT_NAMES + provided)
-    assert len([v for v in md.modelVariables if v.causality == "output"]) == 82 + 112
+    assert len([v for v in md.modelVariables if v.causality == "output"]) == 84 + 112
     if version in fmu_path.name:
         plain = {v.name for v in fmpy.read_model_description(str(fmu_path)).modelVariables}
         assert plain < {v.name for v in md.modelVariables}
