@@ -240,7 +240,7 @@ def test_model_exchange_pendulum_at_a_loose_tolerance_stays_on_its_circle(versio
 def test_model_exchange_prismatic_slide_under_cvode(version):
     alpha = math.radians(30)
     u = np.array([math.cos(alpha), 0.0, -math.sin(alpha)])
-    result = simulate_me(version, {"joint.kind": PRISMATIC, "joint.axis": list(u), "mass": 3.0}, stop=1.0, interval=0.01,
+    result = simulate_me(version, {"joint.kind": PRISMATIC, "joint.axis": list(u), "mass": 3.0, "r_0_start": [0.0, 0.0, 0.0]}, stop=1.0, interval=0.01,
                          inputs={"t_0": [0.5, -1.0, 2.0]})
     t = result["time"][:, None]
     a = G * math.sin(alpha)
