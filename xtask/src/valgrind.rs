@@ -144,7 +144,9 @@ fn specs<M: FmuModel>(table: &Table<M>, parameters: &[(&str, &str)], inputs: &[(
             format!("{kind}:{}={value}", vr(name))
         })
         .collect();
-    for s in table.scalars() {
+    // The variables of the FMU the token names (ContactForce's own: the extension's, such as the
+    // provided forces and the bodies' mobilities, are unknown to it and refused).
+    for s in table.interface_scalars(false) {
         match s.causality() {
             Causality::Input => {
                 let (value, rate) = inputs.iter().find(|(name, _, _)| *name == s.name).map_or((0.0, 0.0), |(_, v, r)| (*v, *r));
