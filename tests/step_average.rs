@@ -224,16 +224,17 @@ fn box_slides_down_a_35_degree_incline_at_the_closed_form() {
 }
 
 /// The other forces come from the inputs' history, or at once from FMI 2 input derivatives: a
-/// ball resting at its equilibrium depth on the plane gets `m g` averaged over its first step
-/// when the importer gives `der(v_0) = g`, while without it the block has no estimate yet: the
-/// compressed spring lifts the ball within the step and the average falls short of `m g`.
+/// ball at its equilibrium depth on the plane, moving slowly, gets `m g` averaged over its first
+/// step when the importer gives `der(v_0) = g`, while without it the block has no estimate yet:
+/// the compressed spring lifts the ball within the step and the average falls short of `m g`. A
+/// ball that starts touching and at rest is taken to rest there: `m g` without derivatives.
 #[test]
 fn input_derivatives_give_the_other_forces_from_the_first_step() {
     let h = 1e-3;
     let rest = 0.05 - G / 1e6;
-    let first_force = |with_derivative: bool| {
+    let first_force = |with_derivative: bool, v: f64| {
         let mut model = ball(h);
-        let body = PointMass { r: [0.0, 0.0, rest], v: [0.0; 3], m: 1.0, g: [0.0, 0.0, -G] };
+        let body = PointMass { r: [0.0, 0.0, rest], v: [0.0, 0.0, v], m: 1.0, g: [0.0, 0.0, -G] };
         set_body(&mut model, &body);
         if with_derivative {
             // frame_b.v_0[3] is input 23 (index 22).
@@ -241,9 +242,10 @@ fn input_derivatives_give_the_other_forces_from_the_first_step() {
         }
         force(&mut model)[2]
     };
-    let (given, unknown) = (first_force(true), first_force(false));
-    assert!((given / G - 1.0).abs() < 1e-3, "with der(v_0): {given} N against m g = {G} N");
+    let (given, unknown, resting) = (first_force(true, -1e-4), first_force(false, -1e-4), first_force(false, 0.0));
+    assert!((given / G - 1.0).abs() < 1e-2, "with der(v_0): {given} N against m g = {G} N");
     assert!((unknown / G - 1.0).abs() > 0.1, "without: {unknown} N (the spring lifts the ball and unloads over the step)");
+    assert!((resting / G - 1.0).abs() < 1e-3, "at rest: {resting} N against m g = {G} N");
 }
 
 /// A stateful normal law through StepAverage: Restitution (Hunt-Crossley damping from e = 0.8,

@@ -140,6 +140,9 @@ impl Block {
         let (frame_a, frame_b) = frames_of(&motion);
         let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
+        if let Some(end) = Self::free_flight(&mut motion, bodies, h, states, out) {
+            return Ok((notes, end));
+        }
         let mut now = out.clone();
         let mut impulse = bodies.pay.map(|(f, t)| (f * h, t * h));
         let (mut normal_integral, mut friction_integral, mut law_work) = (0.0, 0.0, 0.0);
@@ -232,6 +235,48 @@ impl Block {
         out.points = max_points;
         out.active = max_normal_force > 0.0;
         Ok((notes, StepEnd { motion, law_work, dissipated, forceless: max_normal_force == 0.0 }))
+    }
+
+    /// A step in which no contact can start, in one step instead of sub-steps: when nothing
+    /// touches at its start (`out` evaluated there), neither body turns nor is turned, nothing is
+    /// owed or paid, and the bodies cannot close the separation within the step even at their
+    /// relative speed and acceleration held (`|v| h + |a| h^2 / 2`, against half the separation).
+    /// Under constant accelerations the motion is then exact in one step. The stateful laws'
+    /// point states must be at rest (nothing to advance).
+    fn free_flight(motion: &mut [Motion; 2], bodies: &Bodies, h: f64, states: &[PointState], out: &mut Outputs) -> Option<StepEnd> {
+        let mass = &bodies.mass;
+        let zero = (Vec3::zeros(), Vec3::zeros());
+        let still = |k: usize| motion[k].w == Vec3::zeros() && (!mass[k].rotates() || bodies.external[k].torque == Vec3::zeros());
+        if out.points != 0
+            || out.normal_force != 0.0
+            || !(out.separation > 0.0 && out.separation.is_finite())
+            || !(still(0) && still(1))
+            || bodies.owed != [zero; 2]
+            || bodies.pay != [zero; 2]
+            || bodies.unseen != [zero; 2]
+            || states.iter().any(|s| *s != PointState::default())
+        {
+            return None;
+        }
+        let accel = |k: usize| if mass[k].is_movable() { bodies.external[k].accel } else { Vec3::zeros() };
+        let closing = (motion[1].v_c - motion[0].v_c).norm() * h + 0.5 * (accel(1) - accel(0)).norm() * h * h;
+        if !(closing < 0.5 * out.separation) {
+            return None;
+        }
+        for k in 0..2 {
+            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
+            motion[k].drift(&mass[k], h);
+            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
+        }
+        for w in [&mut out.frame_a, &mut out.frame_b] {
+            w.f_0 = [0.0; 3];
+            w.t_0 = [0.0; 3];
+        }
+        out.normal_force = 0.0;
+        out.friction_force = 0.0;
+        out.max_normal_force = 0.0;
+        out.active = false;
+        Some(StepEnd { motion: *motion, law_work: 0.0, dissipated: 0.0, forceless: true })
     }
 
     /// The speed (m/s) at which B leaves A at the contact point along the normal.

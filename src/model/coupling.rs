@@ -403,6 +403,8 @@ impl Model {
             return Ok(n);
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
+        self.assume_rest_at_start(&setup, &start)?;
+        let c = &self.coupling.carry;
         let own = own_world(&start, &c.drift, &setup.mass);
         // The owed impulse over the coming step (a step of another size pays more or less of it,
         // and the rest stays owed).
@@ -413,6 +415,38 @@ impl Model {
         self.finish_outputs(&setup);
         self.coupling.evaluated = true;
         Ok(notes)
+    }
+
+    /// Before the first step the other forces are unknown (the first step measures them). Bodies
+    /// that start touching and at rest are taken to rest there: each body's other forces balance
+    /// the contact's wrench on it, as for a body placed at its static depth (or a stack started at
+    /// equilibrium). Without it the block's copy of a resting body would be pushed out of the
+    /// contact over the first step and the body would drop, then be thrown.
+    fn assume_rest_at_start(&mut self, setup: &StepAverageSetup, start: &[BodyState; 2]) -> Result<(), ModelError> {
+        let c = &self.coupling.carry;
+        let movable = |k: usize| setup.mass[k].is_movable();
+        let at_rest = (0..2).all(|k| start[k].v == Vec3::zeros() && start[k].w == Vec3::zeros());
+        if c.last_step != 0.0 || !at_rest || self.has_input_derivatives() || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
+            return Ok(());
+        }
+        let block = self.block.as_ref().expect("the block is built");
+        let mut probe = self.outputs.clone();
+        block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut probe).map_err(ModelError::Input)?;
+        if probe.normal_force <= 0.0 {
+            return Ok(());
+        }
+        let wrenches = probe.wrenches();
+        for k in (0..2).filter(|k| movable(*k)) {
+            let mass = &setup.mass[k];
+            let m = Motion::from_frame(&start[k], mass);
+            let (f, t_0) = &wrenches[k];
+            let e = &mut self.coupling.carry.external[k];
+            e.accel = -f / mass.mass;
+            if mass.rotates() {
+                e.torque = -m.torque_about_com(mass, f, t_0);
+            }
+        }
+        Ok(())
     }
 
     /// The outputs besides the wrench that StepAverage writes.
