@@ -260,7 +260,7 @@ impl Block {
         }
         let accel = |k: usize| if mass[k].is_movable() { bodies.external[k].accel } else { Vec3::zeros() };
         let closing = (motion[1].v_c - motion[0].v_c).norm() * h + 0.5 * (accel(1) - accel(0)).norm() * h * h;
-        if !(closing < 0.5 * out.separation) {
+        if closing.is_nan() || closing >= 0.5 * out.separation {
             return None;
         }
         for k in 0..2 {
