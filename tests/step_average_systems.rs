@@ -4,7 +4,11 @@
 
 #[path = "step_average_systems/harness.rs"]
 mod harness;
+#[path = "step_average_systems/fmi.rs"]
+mod fmi;
+mod support;
 
+use fmi::{boxed, with_backend, Backend};
 use harness::*;
 
 const DROP_HEIGHT: f64 = 0.5;
@@ -61,7 +65,7 @@ fn cosim_drop(order: Order, steps: &mut dyn FnMut(usize) -> f64, integrator: Int
     drop_restitution(|sample| {
         let bodies = drop_bodies(integrator, substeps);
         let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h0);
-        let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
+        let mut s = System::new(bodies, vec![Contact::new(boxed(model), GROUND, 0, BALL_LAW)]);
         let mut k = 0;
         while s.t < 0.6 {
             let h = steps(k);
@@ -135,7 +139,7 @@ fn the_drop_bounces_right_whatever_the_step_sequence() {
             let e = drop_restitution(|sample| {
                 let bodies = drop_bodies(Integrator::Exact, 1);
                 let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h);
-                let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
+                let mut s = System::new(bodies, vec![Contact::new(boxed(model), GROUND, 0, BALL_LAW)]);
                 while s.t < 0.6 {
                     s.step_with_rollback(order, h);
                     sample(&s.bodies, s.t);
@@ -165,7 +169,7 @@ fn rest_error(order: Order, h: f64, dropped: bool, shape_box: bool) -> f64 {
             p.geometry_b.size = [0.1, 0.1, 0.05];
         }
     });
-    let mut s = System::new(bodies, vec![Contact::new(Box::new(model), GROUND, 0, BALL_LAW)]);
+    let mut s = System::new(bodies, vec![Contact::new(boxed(model), GROUND, 0, BALL_LAW)]);
     while s.t < if dropped { 8.0 } else { 1.0 } {
         s.step(order, h);
     }
@@ -245,7 +249,7 @@ fn cosim_pendulum(angle: f64, impacts: usize, order: Order, h: f64, given: bool)
     let mut masses = Vec::new();
     let e = pendulum_restitutions(impacts, |sample| {
         let model = block_model(&wall, &bodies, 0, BALL_LAW, h);
-        let mut contact = Contact::new(Box::new(model), wall, 0, BALL_LAW);
+        let mut contact = Contact::new(boxed(model), wall, 0, BALL_LAW);
         contact.give_mobility = given;
         let mut s = System::new(bodies.clone(), vec![contact]);
         let mut touching = false;
@@ -299,6 +303,61 @@ fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
 }
 
 
+/// The same systems through ContactForce's FMI 2 and FMI 3 C APIs, as an importer drives them
+/// (parameters, inputs and outputs by value reference, FMU states for the rollbacks): the drop in
+/// every order at 1 and 10 ms, rolled back and redone at half steps, bodies at rest at 10 ms, and
+/// the 30 deg pendulum given its mobility, each the same figure as the model gives (bit for bit)
+/// and within its bound.
+#[test]
+fn the_systems_hold_through_the_fmi_2_and_fmi_3_apis() {
+    let e_ref = reference_drop();
+    let angle = 30f64.to_radians();
+    let e_pendulum = reference_pendulum(angle, 1)[0];
+    let rolled_back = |order: Order, h: f64| {
+        drop_restitution(|sample| {
+            let bodies = drop_bodies(Integrator::Exact, 1);
+            let model = block_model(&GROUND, &bodies, 0, BALL_LAW, h);
+            let mut s = System::new(bodies, vec![Contact::new(boxed(model), GROUND, 0, BALL_LAW)]);
+            while s.t < 0.6 {
+                s.step_with_rollback(order, h);
+                sample(&s.bodies, s.t);
+            }
+        })
+    };
+    // Every figure of one backend, with what it is and its bound.
+    let figures = || {
+        let mut out: Vec<(String, f64, f64, f64)> = Vec::new();
+        for order in ORDERS {
+            for h in [1e-3, 1e-2] {
+                out.push((format!("drop {order:?} h = {h}"), cosim_drop(order, &mut |_| h, Integrator::Exact, 1, h), e_ref, tolerance(h)));
+            }
+            out.push((format!("drop {order:?} rolled back"), rolled_back(order, 1e-2), e_ref, 0.03));
+            for shape_box in [false, true] {
+                // The rest error against a depth of 1 m: the bound is 0.01 mm.
+                out.push((format!("rest {order:?} box {shape_box}"), 1.0 + rest_error(order, 1e-2, true, shape_box), 1.0, 1e-5));
+            }
+            let steps: &[f64] = if order == Order::Jacobi { &[1e-3] } else { &[1e-3, 1e-2] };
+            for &h in steps {
+                let (given, _) = cosim_pendulum(angle, 2, order, h, true);
+                for (i, e) in given.iter().enumerate() {
+                    out.push((format!("pendulum 30 deg {order:?} h = {h} impact {i}"), *e, e_pendulum, tolerance(h)));
+                }
+            }
+        }
+        out
+    };
+    let model = figures();
+    for backend in [Backend::Fmi2, Backend::Fmi3] {
+        let through = with_backend(backend, figures);
+        assert_eq!(through.len(), model.len());
+        for ((case, value, reference, bound), (_, from_model, _, _)) in through.iter().zip(&model) {
+            println!("{backend:?} {case}: {value:.6} (model {from_model:.6}, reference {reference:.6})");
+            assert_eq!(value.to_bits(), from_model.to_bits(), "{backend:?} {case}: {value} through the C API, {from_model} from the model");
+            assert!((value / reference - 1.0).abs() < *bound, "{backend:?} {case}: {value} against {reference}");
+        }
+    }
+}
+
 /// `n` spheres (1 kg, r = 0.05) stacked on the plane at their static depths, one block per
 /// touching pair, for `seconds` at steps of `h` in `order`: the largest rise of the system's
 /// energy above its start (J) and the largest distance of a sphere from its static height (m).
@@ -313,10 +372,10 @@ fn stack(n: usize, order: Order, h: f64, seconds: f64) -> (f64, f64) {
         rest.push(z);
     }
     let bodies: Vec<Body> = rest.iter().map(|z| Body::free(m, r, [0.0, 0.0, *z], [0.0; 3])).collect();
-    let mut contacts = vec![Contact::new(Box::new(block_model(&GROUND, &bodies, 0, BALL_LAW, h)), GROUND, 0, BALL_LAW)];
+    let mut contacts = vec![Contact::new(boxed(block_model(&GROUND, &bodies, 0, BALL_LAW, h)), GROUND, 0, BALL_LAW)];
     for i in 1..n {
         let other = Other::Sphere { body: i - 1 };
-        contacts.push(Contact::new(Box::new(block_model(&other, &bodies, i, BALL_LAW, h)), other, i, BALL_LAW));
+        contacts.push(Contact::new(boxed(block_model(&other, &bodies, i, BALL_LAW, h)), other, i, BALL_LAW));
     }
     let mut s = System::new(bodies, contacts);
     let start = s.energy();
