@@ -12,7 +12,7 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 16] = [
+const SCENARIOS: [&str; 18] = [
     "sphere_drop",
     "modelica_experiment_1",
     "modelica_experiment_2",
@@ -29,6 +29,8 @@ const SCENARIOS: [&str; 16] = [
     "planar_cam_follower",
     "pendulum_wall",
     "slider_stop",
+    "pendulum_wall_1ms",
+    "pendulum_wall_10ms",
 ];
 
 fn scenario_dir() -> PathBuf {
@@ -387,6 +389,15 @@ fn pendulum_wall_rebounds_with_the_restitution_of_m_over_cos_squared() {
     // Energy conservation from the release height to the bottom.
     let impact_speed = (2.0 * g * (d + r0[2])).sqrt();
     check_jointed_impact("pendulum_wall", "pendulum", [1.0, 0.0, 0.0], [0.0, 0.0, -d], impact_speed);
+}
+
+/// The pendulum at 1 and 10 ms under StepAverage, given its mobility: every check of the files
+/// (the rebound within 2 % and 5 % of the closed form for m / cos^2).
+#[test]
+fn pendulum_wall_under_step_average_at_1_and_10_ms_passes_its_checks() {
+    for name in ["pendulum_wall_1ms", "pendulum_wall_10ms"] {
+        run_and_pass(name);
+    }
 }
 
 #[test]

@@ -466,12 +466,13 @@ impl Model {
     }
 
     /// One warning per body whose mass in the contact direction differs from what its
-    /// parameters give it by more than 20 %.
+    /// parameters give it by more than 20 %, once the contact has pushed (before, the mass a
+    /// jointed body shows is that of a pose away from the contact).
     fn warn_effective_mass(&mut self, setup: &StepAverageSetup) {
         for (k, prefix) in [(0, "body_a"), (1, "body_b")] {
             let c = &mut self.coupling.carry;
             let scale = c.response[k].scale;
-            if !setup.mass[k].is_movable() || c.warned_mass[k] || (1.0 / scale - 1.0).abs() <= 0.2 {
+            if !setup.mass[k].is_movable() || c.warned_mass[k] || c.normal_force <= 0.0 || (1.0 / scale - 1.0).abs() <= 0.2 {
                 continue;
             }
             c.warned_mass[k] = true;
