@@ -6,7 +6,9 @@ under the held force (as the RigidBody FMU does), in both orders a master can ta
 
 - Gauss-Seidel: the body's state goes in, the contact's force is read, then both step;
 - Jacobi (libcosim and other parallel masters): both step from the same instant with what was
-  exchanged before, then the outputs are read and the inputs set.
+  exchanged before, then the outputs are read and the inputs set;
+- Jacobi with a second read (Ecos 0.7.2, its FMI calls logged): as Jacobi, but after setting the
+  contact's inputs the master reads its outputs again, and passes on the first read.
 
 The ball is scenarios/sphere_drop.toml's: m = 1 kg, radius 0.05 m, dropped from 0.5 m,
 LinearSpringDamper k = 1e6 N/m, b = 200 N.s/m (omega = 1000 rad/s): the clipped closed-form
@@ -49,6 +51,18 @@ def body_inputs(body):
 
 READ = FORCE + ["contact.max_normal_force"]
 
+ORDERS = ["gauss-seidel", "jacobi", "jacobi-reread"]
+
+# Known not to hold yet: with the second read, StepAverage takes the outputs read after the inputs
+# for the ones the bodies hold, while Ecos's order passes on the first (the outputs should stay
+# what was read after the DoStep until the next one: a change to src/model/coupling.rs). Strict:
+# the cases that fail today are marked, so that the change shows as a pass to unmark.
+REREAD = pytest.mark.xfail(strict=True, reason="StepAverage under a second read after the inputs (Ecos's order)")
+
+
+def marked(order: str, fails: bool = True):
+    return pytest.param(order, marks=REREAD) if fails and order == "jacobi-reread" else order
+
 
 def run(slave, body, order, h, steps, sample=None):
     """`steps` communication steps of `h` in `order`; `sample(body, read)` after each, with the
@@ -69,6 +83,8 @@ def run(slave, body, order, h, steps, sample=None):
             body.step(read[:3], h)
             read = slave.get_vector(READ)
             slave.set(body_inputs(body))
+            if order == "jacobi-reread":
+                slave.get_vector(READ)
         t += h
         if sample is not None:
             sample(body, read)
@@ -120,15 +136,21 @@ def test_the_enumeration_numbers_used_here_are_the_model_descriptions(fmu_path):
     assert types["Shape"]["Box"] == 3
 
 
-@pytest.mark.parametrize("order", ["gauss-seidel", "jacobi"])
+@pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("h, tolerance", [(1e-3, 0.02), (3e-3, 0.05)])
 def test_restitution_is_the_closed_form_at_millisecond_steps(new_slave, order, h, tolerance):
     e = restitution(new_slave, order, h)
     assert abs(e / RESTITUTION - 1) < tolerance, f"{order}, h = {h}: e = {e:.5f} against {RESTITUTION:.5f}"
 
 
-@pytest.mark.parametrize("order", ["gauss-seidel", "jacobi"])
-@pytest.mark.parametrize("h", [1e-3, 3e-3, 1e-2])
+@pytest.mark.parametrize(
+    "order, h",
+    [
+        pytest.param(o, h, marks=REREAD) if o == "jacobi-reread" and h > 1e-3 else (o, h)
+        for o in ORDERS
+        for h in (1e-3, 3e-3, 1e-2)
+    ],
+)
 def test_bouncing_gains_no_energy_and_ends_at_rest(new_slave, order, h):
     body = PointMass([0.0, 0.0, 0.55])
     slave = started(new_slave, ball_parameters(h), body)
@@ -181,7 +203,7 @@ def box_on_incline(new_slave, degrees, h):
     return started(new_slave, box_parameters(h), body), body
 
 
-@pytest.mark.parametrize("order", ["gauss-seidel", "jacobi"])
+@pytest.mark.parametrize("order", [marked(o) for o in ORDERS])
 def test_box_slides_down_35_degrees_at_the_closed_form(new_slave, order):
     h = 1e-3
     slave, body = box_on_incline(new_slave, 35, h)
@@ -193,7 +215,7 @@ def test_box_slides_down_35_degrees_at_the_closed_form(new_slave, order):
     assert abs(measured / expected - 1) < 0.02, f"{order}: {measured} m/s2 against {expected}"
 
 
-@pytest.mark.parametrize("order", ["gauss-seidel", "jacobi"])
+@pytest.mark.parametrize("order", [marked(o) for o in ORDERS])
 def test_box_rests_on_20_degrees_without_creep(new_slave, order):
     h = 1e-3
     slave, body = box_on_incline(new_slave, 20, h)
