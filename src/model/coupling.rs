@@ -14,7 +14,9 @@
 //!   the DoStep are the bodies at the step's start (Jacobi) or, when they lie where the block's
 //!   own bodies end the step rather than where they start it, at its end (Gauss-Seidel with the
 //!   bodies stepped first): the step is then reconciled at once and the next outputs start from
-//!   those inputs.
+//!   those inputs. Outputs read after a DoStep and before any input stay what they are until the
+//!   next DoStep: a master that reads them again after setting the inputs (Ecos) passes on the
+//!   first read.
 //! - **The step.** Outputs read before a DoStep cannot know its size: they average over the last
 //!   step's (or `coupling.step` before the first). When the DoStep is longer or shorter, or the
 //!   step's start was not what the outputs were computed from (Jacobi), the block integrates the
@@ -164,6 +166,9 @@ pub struct Coupling {
     run: Option<Run>,
     /// The outputs were computed since the last DoStep, so the importer holds their wrench.
     evaluated: bool,
+    /// They were read after the last DoStep and before any input (from the block's own bodies at
+    /// the step's end): what a Jacobi master passes on, so they stay until the next DoStep.
+    held_from_prediction: bool,
     /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
     spare: Vec<PointState>,
 }
@@ -363,8 +368,17 @@ impl Model {
     /// The outputs under StepAverage: the wrench averaged over the coming step.
     pub(super) fn evaluate_step_average(&mut self, setup: StepAverageSetup) -> Result<Notes, ModelError> {
         let mut notes = Notes::default();
+        if self.coupling.evaluated && self.coupling.held_from_prediction {
+            // Read after a DoStep before any input, the outputs are what a Jacobi master passes on
+            // to the bodies; a master that reads them again after setting the inputs (Ecos
+            // refreshes its copy of an instance's outputs whenever it sets its inputs) still
+            // passes on the first read. So they stay until the next DoStep, and the inputs set
+            // since are the bodies at the step's start, which DoStep reconciles with.
+            return Ok(notes);
+        }
         let block = self.block.as_ref().expect("the block is built");
         let inputs = block.body_states(&self.inputs, &mut notes).map_err(ModelError::Input)?;
+        self.coupling.held_from_prediction = !self.coupling.carry.fresh && self.coupling.carry.predicted.is_some();
         let c = &mut self.coupling.carry;
         let start = match (c.fresh, c.predicted) {
             (false, Some(predicted)) => predicted,
@@ -688,6 +702,7 @@ impl Model {
         c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
         c.normal_force = force;
         self.coupling.evaluated = false;
+        self.coupling.held_from_prediction = false;
         self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
         self.outputs_valid = false;

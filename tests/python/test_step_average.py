@@ -53,17 +53,6 @@ READ = FORCE + ["contact.max_normal_force"]
 
 ORDERS = ["gauss-seidel", "jacobi", "jacobi-reread"]
 
-# Known not to hold yet: with the second read, StepAverage takes the outputs read after the inputs
-# for the ones the bodies hold, while Ecos's order passes on the first (the outputs should stay
-# what was read after the DoStep until the next one: a change to src/model/coupling.rs). Strict:
-# the cases that fail today are marked, so that the change shows as a pass to unmark.
-REREAD = pytest.mark.xfail(strict=True, reason="StepAverage under a second read after the inputs (Ecos's order)")
-
-
-def marked(order: str, fails: bool = True):
-    return pytest.param(order, marks=REREAD) if fails and order == "jacobi-reread" else order
-
-
 def run(slave, body, order, h, steps, sample=None):
     """`steps` communication steps of `h` in `order`; `sample(body, read)` after each, with the
     outputs the master read in that step (`read[3]`: contact.max_normal_force). The master reads
@@ -143,14 +132,7 @@ def test_restitution_is_the_closed_form_at_millisecond_steps(new_slave, order, h
     assert abs(e / RESTITUTION - 1) < tolerance, f"{order}, h = {h}: e = {e:.5f} against {RESTITUTION:.5f}"
 
 
-@pytest.mark.parametrize(
-    "order, h",
-    [
-        pytest.param(o, h, marks=REREAD) if o == "jacobi-reread" and h > 1e-3 else (o, h)
-        for o in ORDERS
-        for h in (1e-3, 3e-3, 1e-2)
-    ],
-)
+@pytest.mark.parametrize("order, h", [(o, h) for o in ORDERS for h in (1e-3, 3e-3, 1e-2)])
 def test_bouncing_gains_no_energy_and_ends_at_rest(new_slave, order, h):
     body = PointMass([0.0, 0.0, 0.55])
     slave = started(new_slave, ball_parameters(h), body)
@@ -203,7 +185,7 @@ def box_on_incline(new_slave, degrees, h):
     return started(new_slave, box_parameters(h), body), body
 
 
-@pytest.mark.parametrize("order", [marked(o) for o in ORDERS])
+@pytest.mark.parametrize("order", ORDERS)
 def test_box_slides_down_35_degrees_at_the_closed_form(new_slave, order):
     h = 1e-3
     slave, body = box_on_incline(new_slave, 35, h)
@@ -215,7 +197,7 @@ def test_box_slides_down_35_degrees_at_the_closed_form(new_slave, order):
     assert abs(measured / expected - 1) < 0.02, f"{order}: {measured} m/s2 against {expected}"
 
 
-@pytest.mark.parametrize("order", [marked(o) for o in ORDERS])
+@pytest.mark.parametrize("order", ORDERS)
 def test_box_rests_on_20_degrees_without_creep(new_slave, order):
     h = 1e-3
     slave, body = box_on_incline(new_slave, 20, h)
