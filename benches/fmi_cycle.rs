@@ -106,8 +106,10 @@ impl<'l> Api<'l> {
     }
 }
 
+/// The value references of ContactForce's own variables that `keep` keeps (the instance is
+/// ContactForce's: the point slots of ContactForceProvidedLaws are unknown to it).
 fn vrs(keep: impl Fn(&fmi_export::table::Scalar<contact_force::model::Model>) -> bool) -> Vec<u32> {
-    variables::scalars().iter().filter(|s| keep(s)).map(|s| s.vr).collect()
+    variables::scalars().iter().filter(|s| !s.variable.in_extension && keep(s)).map(|s| s.vr).collect()
 }
 
 /// One co-simulation loop of an importer: inputs, step, outputs.

@@ -249,7 +249,7 @@ fn demo() -> Result {
         .arg(fmu::output_dir())
         .current_dir(root()))?;
     println!("==> FMPy: examples/python/falling_sphere.py");
-    let python = python::ensure_venv()?;
+    let python = python::ensure_demo_venv()?;
     run(Command::new(&python)
         .arg("examples/python/falling_sphere.py")
         .arg("--fmu-dir")

@@ -9,11 +9,11 @@
 //! [`crate::symbols::check_portability`] proves both on every build. For the macOS targets zig
 //! links against its own stubs of libSystem, so no Apple SDK is needed.
 //!
-//! Both tools are pinned and installed on first use under target/tools, so that a fresh clone
-//! needs nothing but cargo and Python 3 (and a repeated run touches no network):
-//! - cargo-zigbuild from crates.io: `cargo install --locked --root target/tools`;
-//! - zig from PyPI, the `ziglang` package (which ships the zig binary), in its own virtual
-//!   environment target/tools/zig-venv; cargo-zigbuild runs it as `python -m ziglang`.
+//! Both tools are pinned and installed on first use from PyPI into one virtual environment,
+//! target/tools/zig-venv, so that a fresh clone needs nothing but cargo and Python 3 (and a
+//! repeated run touches no network): the `ziglang` package ships the zig binary (cargo-zigbuild runs
+//! it as `python -m ziglang`), the `cargo-zigbuild` package the cargo-zigbuild binary, prebuilt
+//! (installing it from crates.io compiled it, some 1.5 CPU minutes of a first run).
 //!
 //! Zig's and cargo-zigbuild's caches live in target/tools too, so `cargo clean` removes everything.
 
@@ -21,9 +21,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cargo, python, run, target_dir, Result};
+use crate::{python, run, target_dir, Result};
 
-pub const CARGO_ZIGBUILD_VERSION: &str = "0.24.1";
+pub const CARGO_ZIGBUILD_VERSION: &str = "0.24.0";
 pub const ZIGLANG_VERSION: &str = "0.15.2";
 
 fn tools_dir() -> PathBuf {
@@ -40,7 +40,12 @@ pub struct Toolchain {
 impl Toolchain {
     /// Installs the pinned cargo-zigbuild and zig where they are missing or of another version.
     pub fn ensure() -> Result<Toolchain> {
-        Ok(Toolchain { cargo_zigbuild: ensure_cargo_zigbuild()?, python: ensure_zig()? })
+        let python = ensure_venv()?;
+        let cargo_zigbuild = python.parent().expect("the venv's bin folder").join("cargo-zigbuild");
+        match installed_version(&cargo_zigbuild) {
+            Some(version) if version == CARGO_ZIGBUILD_VERSION => Ok(Toolchain { cargo_zigbuild, python }),
+            other => Err(format!("installed cargo-zigbuild {CARGO_ZIGBUILD_VERSION}, but {} reports {other:?}", cargo_zigbuild.display())),
+        }
     }
 
     /// `cargo zigbuild --release --target T...` (`x86_64-unknown-linux-gnu.2.17`, ...), with the
@@ -95,47 +100,30 @@ impl Toolchain {
     }
 }
 
-/// target/tools/bin/cargo-zigbuild at the pinned version, installed from crates.io if needed.
-fn ensure_cargo_zigbuild() -> Result<PathBuf> {
-    let binary = tools_dir().join("bin").join("cargo-zigbuild");
-    if installed_version(&binary).as_deref() == Some(CARGO_ZIGBUILD_VERSION) {
-        return Ok(binary);
-    }
-    println!("==> installing cargo-zigbuild {CARGO_ZIGBUILD_VERSION} into {} (once; about 2 minutes)", tools_dir().display());
-    // No default features: they add only macOS universal2 (fat Mach-O) support.
-    run(cargo()
-        .args(["install", "--quiet", "--locked", "--force", "--no-default-features", "--version", CARGO_ZIGBUILD_VERSION, "cargo-zigbuild"])
-        .arg("--root")
-        .arg(tools_dir()))?;
-    match installed_version(&binary) {
-        Some(version) if version == CARGO_ZIGBUILD_VERSION => Ok(binary),
-        other => Err(format!("installed cargo-zigbuild {CARGO_ZIGBUILD_VERSION}, but {} reports {other:?}", binary.display())),
-    }
-}
-
-/// The version `cargo-zigbuild --version` prints ("cargo-zigbuild 0.24.1"), if the binary runs.
+/// The version `cargo-zigbuild --version` prints ("cargo-zigbuild 0.24.0"), if the binary runs.
 fn installed_version(binary: &Path) -> Option<String> {
     let output = Command::new(binary).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&output.stdout);
     text.trim().strip_prefix("cargo-zigbuild ").map(str::to_string)
 }
 
-/// The Python of target/tools/zig-venv with `ziglang` at the pinned version, installed from PyPI if
-/// needed. A stamp file records the installed version, so that a repeated run asks no registry.
-fn ensure_zig() -> Result<PathBuf> {
+/// The Python of target/tools/zig-venv with `ziglang` and `cargo-zigbuild` at the pinned
+/// versions, installed from PyPI if needed. A stamp file records the installed versions, so that a
+/// repeated run asks no registry.
+fn ensure_venv() -> Result<PathBuf> {
     let venv = tools_dir().join("zig-venv");
     let python = venv.join("bin").join("python");
-    let stamp = venv.join("ziglang.installed");
-    if python.exists() && fs::read_to_string(&stamp).ok().as_deref() == Some(ZIGLANG_VERSION) {
+    let stamp = venv.join("tools.installed");
+    let pins = [format!("ziglang=={ZIGLANG_VERSION}"), format!("cargo-zigbuild=={CARGO_ZIGBUILD_VERSION}")];
+    let installed = pins.join(" ");
+    if python.exists() && fs::read_to_string(&stamp).ok().as_deref() == Some(installed.as_str()) {
         return Ok(python);
     }
     if !python.exists() {
         python::create_venv(&venv)?;
     }
-    println!("==> installing zig (PyPI ziglang=={ZIGLANG_VERSION}) into {}", venv.display());
-    run(Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-        .arg(format!("ziglang=={ZIGLANG_VERSION}")))?;
+    println!("==> installing zig and cargo-zigbuild (PyPI {installed}) into {}", venv.display());
+    run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(&pins))?;
     let output = Command::new(&python)
         .args(["-m", "ziglang", "version"])
         .output()
@@ -148,6 +136,6 @@ fn ensure_zig() -> Result<PathBuf> {
             String::from_utf8_lossy(&output.stderr).trim()
         ));
     }
-    fs::write(&stamp, ZIGLANG_VERSION).map_err(|e| format!("could not write {}: {e}", stamp.display()))?;
+    fs::write(&stamp, &installed).map_err(|e| format!("could not write {}: {e}", stamp.display()))?;
     Ok(python)
 }
