@@ -14,7 +14,6 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 use std::ptr::{null, null_mut};
 
-use fmi_export::fmi2::{Fmi2CallbackFunctions, FMI2_CO_SIMULATION};
 use fmi_export::status::Status;
 use fmi_export::table::{Causality, ValueType};
 use fmi_export::FmuModel;
