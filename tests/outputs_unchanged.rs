@@ -1,7 +1,9 @@
 //! ContactForce's outputs, bit for bit, over a recorded set of parameters and inputs: every pair
 //! of shapes (the inside surfaces too), every normal law with every friction law, the restitution
 //! models, the material pairs, the laws provided by input, both couplings (Instantaneous and
-//! StepAverage) and FMI 2's input derivatives, through both FMI versions. The golden file is
+//! StepAverage) and FMI 2's input derivatives, through both FMI versions; through FMI 3, the
+//! directional derivatives of the outputs along every frame input at the end of each pair's and
+//! each law's run. The golden file is
 //! tests/outputs/contact_force.txt; tests/outputs/driver.rs says how to record it again.
 
 #[path = "outputs/driver.rs"]
@@ -47,6 +49,22 @@ const FRICTION_LAWS: [&str; 7] = [
     "Stiction",
 ];
 const RESTITUTION_MODELS: [&str; 3] = ["HuntCrossley", "LankaraniNikravesh", "Flores"];
+
+/// The inputs the directional derivatives are taken along (FMI 3 cases): every pose and twist
+/// component of both frames.
+const FRAME_INPUTS: [&str; 26] = [
+    "frame_a.r_0[1]", "frame_a.r_0[2]", "frame_a.r_0[3]", "frame_a.q[1]", "frame_a.q[2]", "frame_a.q[3]", "frame_a.q[4]",
+    "frame_a.v_0[1]", "frame_a.v_0[2]", "frame_a.v_0[3]", "frame_a.w_0[1]", "frame_a.w_0[2]", "frame_a.w_0[3]",
+    "frame_b.r_0[1]", "frame_b.r_0[2]", "frame_b.r_0[3]", "frame_b.q[1]", "frame_b.q[2]", "frame_b.q[3]", "frame_b.q[4]",
+    "frame_b.v_0[1]", "frame_b.v_0[2]", "frame_b.v_0[3]", "frame_b.w_0[1]", "frame_b.w_0[2]", "frame_b.w_0[3]",
+];
+
+/// The outputs whose directional derivatives the FMU gives.
+const DIFFERENTIATED: [&str; 14] = [
+    "frame_a.f_0[1]", "frame_a.f_0[2]", "frame_a.f_0[3]", "frame_a.t_0[1]", "frame_a.t_0[2]", "frame_a.t_0[3]",
+    "frame_b.f_0[1]", "frame_b.f_0[2]", "frame_b.f_0[3]", "frame_b.t_0[1]", "frame_b.t_0[2]", "frame_b.t_0[3]",
+    "contact.separation", "contact.normal_force",
+];
 
 /// The stable number of an enumeration item (1-based position in its list).
 fn item(list: &[&str], name: &str) -> i64 {
@@ -215,7 +233,8 @@ fn cases(dir: &Path) -> Vec<Case> {
         for b in SHAPES {
             let case = Case::new(format!("pair.{a}.{b}"), Version::Fmi3)
                 .steps(30, 1e-3)
-                .inputs(approach(0.2));
+                .inputs(approach(0.2))
+                .directional(&DIFFERENTIATED, &FRAME_INPUTS);
             cases.push(geometry(geometry(case, "a", a, dir), "b", b, dir));
         }
     }
@@ -276,11 +295,9 @@ fn cases(dir: &Path) -> Vec<Case> {
         for normal in NORMAL_LAWS {
             for friction in FRICTION_LAWS {
                 for body in ["box", "sphere"] {
-                    cases.push(laws(
-                        on_plane(&format!("law.{body}.{normal}.{friction}"), version, body),
-                        normal,
-                        friction,
-                    ));
+                    let case = on_plane(&format!("law.{body}.{normal}.{friction}"), version, body);
+                    let case = if version == Version::Fmi3 { case.directional(&DIFFERENTIATED, &FRAME_INPUTS) } else { case };
+                    cases.push(laws(case, normal, friction));
                 }
             }
         }

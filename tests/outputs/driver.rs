@@ -58,6 +58,9 @@ pub struct Case {
     pub inputs: Box<dyn Fn(f64) -> Vec<(String, f64)>>,
     /// FMI 2 only: (name, order, value) set with fmi2SetRealInputDerivatives before each step.
     pub derivatives: Box<dyn Fn(f64) -> Vec<(String, i32, f64)>>,
+    /// FMI 3 only: after the last step, the directional derivatives of these outputs (first) along
+    /// each of these inputs (second), one fmi3GetDirectionalDerivative each.
+    pub directional: (Vec<String>, Vec<String>),
 }
 
 impl Case {
@@ -72,6 +75,7 @@ impl Case {
             h: 1e-3,
             inputs: Box::new(|_| Vec::new()),
             derivatives: Box::new(|_| Vec::new()),
+            directional: (Vec::new(), Vec::new()),
         }
     }
 
@@ -106,6 +110,12 @@ impl Case {
         derivatives: impl Fn(f64) -> Vec<(String, i32, f64)> + 'static,
     ) -> Case {
         self.derivatives = Box::new(derivatives);
+        self
+    }
+
+    pub fn directional(mut self, unknowns: &[&str], knowns: &[&str]) -> Case {
+        let names = |list: &[&str]| list.iter().map(|k| k.to_string()).collect();
+        self.directional = (names(unknowns), names(knowns));
         self
     }
 
@@ -453,6 +463,18 @@ pub fn run<M: FmuModel>(case: &Case) -> (u64, usize) {
                         reals.iter().for_each(|x| hash.word(x.to_bits()));
                         ints.iter().for_each(|x| hash.word(*x as u64));
                         bools.iter().for_each(|x| hash.word(u64::from(*x)));
+                    }
+                    if done == case.steps {
+                        let unknowns: Vec<u32> = case.directional.0.iter().map(|u| vr::<M>(u)).collect();
+                        for known in &case.directional.1 {
+                            let mut sensitivity = vec![0.0; unknowns.len()];
+                            let s = fmi3GetDirectionalDerivative::<M>(i, unknowns.as_ptr(), unknowns.len(), &vr::<M>(known), 1, &1.0, 1, sensitivity.as_mut_ptr(), sensitivity.len());
+                            status(&mut hash, s);
+                            if s != Status::Ok && s != Status::Warning {
+                                break;
+                            }
+                            sensitivity.iter().for_each(|x| hash.word(x.to_bits()));
+                        }
                     }
                 }
                 fmi3FreeInstance::<M>(i);
