@@ -11,6 +11,8 @@
 use super::{plane_sphere, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Canonical pair function: plane (base) and box (follower).
 pub(super) fn contacts(_: &Shape, plane: &Pose, follower: &Shape, pose: &Pose, out: &mut Vec<ContactPoint>) {
@@ -38,3 +40,16 @@ pub(super) fn corners(half_extents: &Vec3, pose: &Pose) -> [Vec3; 8] {
 /// The twelve edges of the box, as pairs of corner indices (corners differing in one bit).
 pub(super) const EDGES: [(usize, usize); 12] =
     [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+
+/// Corner `i` of a box of half extents `h` (the numbering of [`corners`]).
+pub(super) fn corner(i: u32, h: &Vec3) -> Vec3 {
+    let sign = |bit: u32| if i & bit == 0 { -1.0 } else { 1.0 };
+    Vec3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z)
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, plane: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::Box { half_extents } = follower else { unreachable!("box-plane with {:?}", follower.kind()) };
+    plane_sphere::plane_point(plane, ff.fixed_point(&corner(id, half_extents)))
+}

@@ -46,6 +46,7 @@
 
 use nalgebra::Vector3;
 
+use super::frame::Frame;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::real::Real;
@@ -278,6 +279,18 @@ impl<S: Real> Stations<S> {
         let (s, t) = self.parameters(a, b, x);
         sphere_pair(a, s, b, t, fallback)
     }
+}
+
+/// Two capsules' points over the frames (base first; the `CapsuleCapsule` family of the pair
+/// table): the whole construction.
+pub(super) fn points_over<S: Real>(base: &Shape, _: &Pose, bf: &Frame<S>, follower: &Shape, _: &Pose, ff: &Frame<S>, _: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    let segment = |shape: &Shape, frame: &Frame<S>| {
+        let Shape::Capsule { radius, half_length } = *shape else { unreachable!("capsule-capsule with {shape:?}") };
+        Segment { centre: frame.r, axis: frame.axes[2], half_length, radius }
+    };
+    let mut out = Vec::new();
+    points(&segment(base, bf), &segment(follower, ff), &mut out);
+    out
 }
 
 #[cfg(test)]

@@ -17,9 +17,13 @@
 //! continuously from two points to one. Witnesses on the plane are the projections. A capsule of
 //! zero length is a sphere: one point (id 0).
 
+use nalgebra::Vector3;
+
 use super::{plane_sphere, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Canonical pair function: plane (base) and capsule (follower).
 pub(super) fn contacts(_: &Shape, plane: &Pose, capsule: &Shape, pose: &Pose, out: &mut Vec<ContactPoint>) {
@@ -54,6 +58,29 @@ pub(super) fn point_count(_: &Shape, capsule: &Shape) -> usize {
         Shape::Capsule { half_length, .. } if *half_length == 0.0 => 1,
         _ => 2,
     }
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::Capsule { radius, half_length } = follower else { unreachable!("capsule-plane with {:?}", follower.kind()) };
+    let n = fb.axes[2];
+    if *half_length == 0.0 {
+        return plane_sphere::plane_point(fb, ff.r - n * S::c(*radius));
+    }
+    let u = ff.axes[2];
+    let across = n - u * n.dot(&u);
+    let m = if S::vv(&across).norm() > 1e-9 {
+        across / S::norm(&across)
+    } else {
+        let w = if u.x.v().abs() < 0.5 { Vector3::x() } else { Vector3::y() };
+        let w = w - u * w.dot(&u);
+        w / S::norm(&w)
+    };
+    let outward = if id == 0 { -u } else { u };
+    let end = ff.r + outward * S::c(*half_length);
+    let lowest = if outward.dot(&n).v() <= 0.0 { end - n * S::c(*radius) } else { end - m * S::c(*radius) };
+    plane_sphere::plane_point(fb, lowest)
 }
 
 #[cfg(test)]

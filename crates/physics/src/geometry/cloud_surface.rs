@@ -17,6 +17,9 @@ use super::distance::local_surface;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
+use super::surface_point;
 
 type Matrix3 = nalgebra::Matrix3<f64>;
 
@@ -120,4 +123,15 @@ pub(super) fn point_count(_: &Shape, cloud: &Shape) -> usize {
         Shape::PointCloud(cloud) => cloud.points.len(),
         _ => 0,
     }
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(base: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::PointCloud(cloud) = follower else { unreachable!("surface-cloud with {:?}", follower.kind()) };
+    let p_w = ff.fixed_point(&cloud.points[id as usize]);
+    let (s, n, distance) = surface_point::surface(base, fb, &p_w);
+    let mut p = ContactPoint::new(s, p_w, n);
+    p.separation = distance;
+    p
 }

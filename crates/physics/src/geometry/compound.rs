@@ -10,7 +10,8 @@
 //! the Model Exchange slots (ids 0 to 7) and the exact derivatives all key on it as they do for
 //! a single pair.
 
-use super::kinematics::{Frame, NotDifferentiable, PairKinematics};
+use super::frame::Frame;
+use super::kinematics::{NotDifferentiable, PairKinematics};
 use super::{ContactPoint, GeometryPair, Surface, UnsupportedPair};
 use crate::math::Pose;
 use crate::real::Real;

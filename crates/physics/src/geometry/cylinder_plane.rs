@@ -18,9 +18,13 @@
 //!   the pose and u turns continuously with the tilt, so rolling from lying to standing has no
 //!   force jump.
 
+use nalgebra::Vector3;
+
 use super::{plane_sphere, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Below this `|n - (n · a) a|` the circle counts as parallel to the plane.
 const PARALLEL: f64 = 1e-12;
@@ -60,4 +64,35 @@ pub(super) fn rim_points(centre: &Vec3, axis: &Vec3, radius: f64, reference: &Ve
     let u = if norm > PARALLEL { across / norm } else { *reference };
     let v = axis.cross(&u);
     [centre + u * radius, centre + v * radius, centre - u * radius, centre - v * radius]
+}
+
+/// Rim point `k` (0 the lowest along -n, then +90, +180, +270 degrees about the axis) of a
+/// circle, as [`rim_points`], over any [`Real`].
+pub(super) fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius: f64, reference: &Vector3<S>, n: &Vector3<S>, k: u32) -> Vector3<S> {
+    let across = -(n - axis * n.dot(axis));
+    let norm = S::norm(&across);
+    let u = if norm.v() > 1e-12 { across / norm } else { *reference };
+    let v = axis.cross(&u);
+    let direction = match k {
+        0 => u,
+        1 => v,
+        2 => -u,
+        _ => -v,
+    };
+    centre + direction * S::c(radius)
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::Cylinder { radius, half_length } = follower else { unreachable!("cylinder-plane with {:?}", follower.kind()) };
+    // Ids 0 and 1 are the lowest points of the -z and +z ends, 2-4 and 5-7 the others.
+    let (end, k) = match id {
+        0 => (-1.0, 0),
+        1 => (1.0, 0),
+        2..=4 => (-1.0, id - 1),
+        _ => (1.0, id - 4),
+    };
+    let centre = ff.r + ff.axes[2] * S::c(end * half_length);
+    plane_sphere::plane_point(fb, rim_point(&centre, &ff.axes[2], *radius, &ff.axes[0], &fb.axes[2], k))
 }

@@ -7,10 +7,12 @@
 //! whatever the pattern's rotation, so the result is continuous through flat. The lowest rim
 //! point is the deepest point of the disk, so the depth is exact.
 
-use super::cylinder_plane::rim_points;
+use super::cylinder_plane::{rim_point, rim_points};
 use super::{plane_sphere, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Canonical pair function: plane (base) and disk (follower).
 pub(super) fn contacts(_: &Shape, plane: &Pose, follower: &Shape, pose: &Pose, out: &mut Vec<ContactPoint>) {
@@ -31,4 +33,11 @@ pub(super) fn count(_: &Shape, _: &Shape) -> usize {
 /// The four rim points of a disk at `pose` against the normal `n`, in id order.
 pub(super) fn candidates(radius: f64, pose: &Pose, n: &Vec3) -> [Vec3; 4] {
     rim_points(&pose.r, &(pose.q * Vec3::z()), radius, &(pose.q * Vec3::x()), n)
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::Disk { radius } = follower else { unreachable!("disk-plane with {:?}", follower.kind()) };
+    plane_sphere::plane_point(fb, rim_point(&ff.r, &ff.axes[2], *radius, &ff.axes[0], &fb.axes[2], id))
 }

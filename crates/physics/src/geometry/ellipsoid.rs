@@ -10,9 +10,14 @@
 //! inside and outside; the cases with a zero coordinate (where the root can leave the bracket and
 //! the closest point leaves the coordinate plane) are Eberly's, reduced to the ellipse.
 
+use nalgebra::Vector3;
+
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
+use super::plane_sphere;
 
 /// The closest point of the ellipsoid with semi-axes `a` to `y` (local frame), the outward unit
 /// normal there, and the signed distance (negative inside).
@@ -140,6 +145,41 @@ pub(super) fn plane_contacts(_: &Shape, plane: &Pose, ellipsoid: &Shape, pose: &
     let p_b = pose.transform_point(&local);
     let height = (p_b - plane.r).dot(&n);
     out.push(ContactPoint::new(p_b - n * height, p_b, n));
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn plane_point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, _: u32) -> ContactPoint<S> {
+    let Shape::Ellipsoid { semi_axes: a } = follower else { unreachable!("ellipsoid-plane with {:?}", follower.kind()) };
+    // The support point along -n: A^2 d / |A d| with d = -n in the ellipsoid's frame.
+    let d = ff.local(&(ff.r - fb.axes[2]));
+    let ad = Vector3::new(d.x * a.x, d.y * a.y, d.z * a.z);
+    let norm = S::norm(&ad);
+    let local = if norm.v() == 0.0 { Vector3::new(S::c(0.0), S::c(0.0), S::c(a.z)) } else { Vector3::new(ad.x * a.x, ad.y * a.y, ad.z * a.z) / norm };
+    plane_sphere::plane_point(fb, ff.point(&local))
+}
+
+/// The nearest surface point to `p` (in the ellipsoid's frame), the outward normal and the signed
+/// distance, over any [`Real`]: [`closest_point`]'s root, differentiated.
+pub(super) fn surface_over<S: Real>(a: &Vec3, p: &Vector3<S>) -> (Vector3<S>, Vector3<S>, S) {
+    // The f64 query's root t of F(t) = sum (a_i y_i / (t + a_i^2))^2 - 1 (from its
+    // point, x_i = a_i^2 y_i / (t + a_i^2)), then one Newton step on F over the Real y:
+    // at the root, the step's tangent is the implicit function's, -F_y dy / F_t, exact.
+    // Where a coordinate of y is exactly 0 the point can leave that plane (Eberly's
+    // special cases) and the derivatives come out non-finite, which the FMU reports.
+    let y = S::vv(p);
+    let (x, _, distance) = closest_point(a, &y);
+    let k = (0..3).max_by(|&i, &j| (x[i] / a[i]).abs().total_cmp(&(x[j] / a[j]).abs())).unwrap_or(2);
+    let t = a[k] * a[k] * (y[k] - x[k]) / x[k];
+    let term = |i: usize| p[i] * (a[i] / (t + a[i] * a[i]));
+    let f = term(0) * term(0) + term(1) * term(1) + term(2) * term(2) - 1.0;
+    let slope: f64 = (0..3).map(|i| -2.0 * (a[i] * y[i]).powi(2) / (t + a[i] * a[i]).powi(3)).sum();
+    let root = -(f / slope) + t;
+    let point = Vector3::new(p.x * (a.x * a.x) / (root + a.x * a.x), p.y * (a.y * a.y) / (root + a.y * a.y), p.z * (a.z * a.z) / (root + a.z * a.z));
+    let gradient = Vector3::new(point.x / (a.x * a.x), point.y / (a.y * a.y), point.z / (a.z * a.z));
+    let normal = gradient / S::norm(&gradient);
+    let gap = S::norm(&(p - point));
+    (point, normal, if distance < 0.0 { -gap } else { gap })
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@ use super::vertex_tree::VertexTree;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
+use super::plane_sphere;
 
 /// The vertices of a hull or mesh, in its geometry frame, and their tree.
 fn vertices(shape: &Shape) -> (&[Vec3], Option<&VertexTree>) {
@@ -82,6 +85,16 @@ pub(super) fn contacts(_: &Shape, plane: &Pose, body: &Shape, pose: &Pose, out: 
 /// One id per vertex.
 pub(super) fn point_count(_: &Shape, body: &Shape) -> usize {
     vertices(body).0.len().max(1)
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    match follower {
+        Shape::ConvexHull(hull) => plane_sphere::plane_point(fb, ff.fixed_point(&hull.vertices[id as usize])),
+        Shape::Mesh(mesh) => plane_sphere::plane_point(fb, ff.fixed_point(&mesh.vertices[id as usize])),
+        _ => unreachable!("vertex-plane with {:?}", follower.kind()),
+    }
 }
 
 #[cfg(test)]

@@ -13,9 +13,10 @@ use nalgebra::{Vector2, Vector3};
 
 use super::box_plane::EDGES;
 use super::finite_face::{Outline, CIRCLE_SIDES};
-use super::kinematics::{rim_point, Frame};
+use super::cylinder_plane::rim_point;
+use super::frame::Frame;
 use super::ContactPoint;
-use crate::math::Vec3;
+use crate::math::{Pose, Vec3};
 use crate::real::Real;
 use crate::shape::Shape;
 
@@ -309,4 +310,16 @@ fn push_point<S: Real>(outline: &Outline, base: &Frame<S>, centre: &Vector3<S>, 
     };
     point.weight = weight;
     point
+}
+
+/// A face (base) and a box, cylinder or capsule over the frames (the `FaceSolid` family of the
+/// pair table).
+pub(super) fn face_solid_over<S: Real>(base: &Shape, _: &Pose, fb: &Frame<S>, follower: &Shape, _: &Pose, ff: &Frame<S>, _: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    let outline = Outline::of(base).expect("a face base");
+    face_solid(&outline, fb, follower, ff)
+}
+
+/// Two faces over the frames (the `FaceFace` family).
+pub(super) fn face_face_over<S: Real>(base: &Shape, _: &Pose, fb: &Frame<S>, follower: &Shape, _: &Pose, ff: &Frame<S>, _: &[ContactPoint]) -> Vec<ContactPoint<S>> {
+    face_face(base, fb, follower, ff)
 }

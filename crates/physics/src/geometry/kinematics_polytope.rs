@@ -30,7 +30,7 @@ use std::borrow::Cow;
 
 use nalgebra::{Vector2, Vector3};
 
-use super::kinematics::Frame;
+use super::frame::Frame;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::real::Real;
@@ -670,7 +670,7 @@ fn ellipsoid_point<S: Real>(semi_axes: &Vec3, a_frame: &Frame<S>, b: &Placed<S>,
     };
     let vertex_case = |vertex: usize, apart: bool| {
         let v = b.frame.fixed_point(&b.shape.vertices()[vertex]);
-        let (_, normal, _) = super::kinematics::local_surface(&Shape::Ellipsoid { semi_axes: *semi_axes }, &a_frame.local(&v));
+        let (_, normal, _) = super::ellipsoid::surface_over(semi_axes, &a_frame.local(&v));
         let n = a_frame.vector(&normal);
         let p_a = support(&n);
         let p_b = if apart { v } else { on_face(&p_a, &n) };
@@ -897,6 +897,60 @@ fn segment_polygon<S: Real>(a: V2<S>, b: V2<S>, polygon: &[V2<S>], depth: S) -> 
     }
     let total = fade((t1 - t0) * segment_length, segment_length, polygon_width, depth) * 2.0;
     Some(vec![(a + (b - a) * t0, total * 0.5), (a + (b - a) * t1, total * 0.5)])
+}
+
+/// Two polytopes' points over the frames (base first; the `Polytope` family of the pair table),
+/// from `found`, the points the `f64` pass gave (base first).
+pub(super) fn polytope_points_over<S: Real>(
+    base: &Shape,
+    base_pose: &Pose,
+    base_frame: &Frame<S>,
+    follower: &Shape,
+    follower_pose: &Pose,
+    follower_frame: &Frame<S>,
+    found: &[ContactPoint],
+) -> Vec<ContactPoint<S>> {
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let placed = |shape, pose, frame| Placed { shape: Polytope::of(shape).expect("a polytope pair"), pose, frame };
+    points(&placed(base, base_pose, base_frame), &placed(follower, follower_pose, follower_frame), found)
+}
+
+/// An ellipsoid (base) and a polytope's point over the frames (the `EllipsoidPolytope` family).
+pub(super) fn ellipsoid_points_over<S: Real>(
+    base: &Shape,
+    _: &Pose,
+    base_frame: &Frame<S>,
+    follower: &Shape,
+    follower_pose: &Pose,
+    follower_frame: &Frame<S>,
+    found: &[ContactPoint],
+) -> Vec<ContactPoint<S>> {
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let Shape::Ellipsoid { semi_axes } = base else { unreachable!("ellipsoid-polytope with {base:?}") };
+    let placed = Placed { shape: Polytope::of(follower).expect("a polytope follower"), pose: follower_pose, frame: follower_frame };
+    ellipsoid_points(semi_axes, base_frame, &placed, found)
+}
+
+/// A polytope (base) and a capsule's points over the frames (the `PolytopeCapsule` family).
+pub(super) fn capsule_points_over<S: Real>(
+    base: &Shape,
+    base_pose: &Pose,
+    base_frame: &Frame<S>,
+    follower: &Shape,
+    follower_pose: &Pose,
+    follower_frame: &Frame<S>,
+    found: &[ContactPoint],
+) -> Vec<ContactPoint<S>> {
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let Shape::Capsule { radius, half_length } = *follower else { unreachable!("polytope-capsule with {follower:?}") };
+    let placed = Placed { shape: Polytope::of(base).expect("a polytope base"), pose: base_pose, frame: base_frame };
+    capsule_points(&placed, radius, half_length, follower_pose, follower_frame, found)
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@ use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQuer
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::PackedFeatureId;
 
-use super::distance::SurfacePoint;
 use super::parry::{from_parry_vec, to_parry_shape, to_parry_vec};
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
@@ -48,11 +47,12 @@ pub(super) fn surface(mesh: &TriangleMesh, local: &Vec3) -> (Vec3, Vec3, f64) {
     (point, normal, sign * distance)
 }
 
-/// The surface query of a mesh at `pose` for the point `p_w`, in W.
-pub(super) fn to_surface(mesh: &TriangleMesh, pose: &Pose, p_w: &Vec3) -> SurfacePoint {
+/// The surface query of a mesh at `pose` for the point `p_w`, in W: the surface point, its
+/// outward normal and the signed distance (as `distance::SurfacePoint` holds them).
+pub(super) fn to_surface(mesh: &TriangleMesh, pose: &Pose, p_w: &Vec3) -> (Vec3, Vec3, f64) {
     let local = pose.q.inverse() * (p_w - pose.r);
     let (point, normal, distance) = surface(mesh, &local);
-    SurfacePoint { point_w: pose.transform_point(&point), normal_w: pose.q * normal, distance }
+    (pose.transform_point(&point), pose.q * normal, distance)
 }
 
 /// Canonical pair function: mesh (base) and a convex shape parry represents (follower).
@@ -106,8 +106,8 @@ pub(super) fn contacts(base: &Shape, base_pose: &Pose, follower: &Shape, followe
         }
         // Touching without a penetrating point: the surface below the follower's centre.
         if let Shape::Mesh(m) = base {
-            let s = to_surface(m, base_pose, &follower_pose.r);
-            let mut point = ContactPoint::new(s.point_w, s.point_w, s.normal_w);
+            let (point_w, normal_w, _) = to_surface(m, base_pose, &follower_pose.r);
+            let mut point = ContactPoint::new(point_w, point_w, normal_w);
             point.separation = 0.0;
             out.push(point);
         }

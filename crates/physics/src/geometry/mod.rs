@@ -37,6 +37,7 @@ mod face_capsule;
 mod face_cylinder;
 mod face_face;
 mod finite_face;
+mod frame;
 mod height_cells;
 mod height_disks;
 mod height_field;
@@ -67,6 +68,7 @@ use nalgebra::Vector3;
 use super::math::{Pose, Vec3};
 use super::real::Real;
 use super::shape::{Shape, ShapeKind};
+use kinematics::{Frame, Kinematics, NotDifferentiable};
 
 /// One pair of witness points, resolved in W.
 ///
@@ -244,36 +246,150 @@ fn one(_: &Shape, _: &Shape) -> usize {
     1
 }
 
-/// The canonical pairs, base shape first: the one place that says which pairs exist.
-fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<(PairFunction, PointCount)> {
+/// Why the points of a pair found by an iterative solve have no exact derivatives.
+const ITERATIVE: &str = "the contact points come from an iterative solve (GJK/EPA) with curved features, whose features are not tracked";
+/// Why a mesh's points against a solid have no exact derivatives.
+const MANIFOLDS: &str = "the contact points come from parry's per-triangle contact manifolds, whose features are not tracked";
+
+/// One canonical pair: its points (the `f64` pass), how many ids they use, and how they are
+/// differentiated ([`Family`]), or why they are not.
+type Canonical = (PairFunction, PointCount, Result<Family, &'static str>);
+
+/// The canonical pairs, base shape first: the one place that says which pairs exist and how each
+/// pair's points and their derivatives are computed (each in the pair's own file).
+fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<Canonical> {
+    use Family::*;
     use ShapeKind::*;
-    let entry: (PairFunction, PointCount) = match (base, follower) {
-        (Plane, Point | Sphere) => (plane_sphere::contacts, one),
-        (Plane, Capsule) => (capsule_plane::contacts, capsule_plane::point_count),
-        (Capsule, Capsule) => (capsule_capsule::contacts, capsule_capsule::point_count),
-        (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one),
-        (Plane, Box) => (box_plane::contacts, box_plane::count),
-        (Plane, Cylinder) => (cylinder_plane::contacts, cylinder_plane::count),
-        (Plane, Disk) => (disk_plane::contacts, disk_plane::count),
-        (Plane, Rectangle) => (rectangle_plane::contacts, rectangle_plane::count),
-        (Rectangle | Disk, Box) => (face_box::contacts, face_box::count),
-        (Rectangle | Disk, Cylinder) => (face_cylinder::contacts, face_cylinder::count),
-        (Rectangle | Disk, Capsule) => (face_capsule::contacts, face_capsule::count),
-        (Rectangle, Rectangle | Disk) | (Disk, Disk) => (face_face::contacts, face_face::count),
-        (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one),
-        (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count),
+    let entry: Canonical = match (base, follower) {
+        (Plane, Point | Sphere) => (plane_sphere::contacts, one, Ok(PlaneSphere)),
+        (Plane, Capsule) => (capsule_plane::contacts, capsule_plane::point_count, Ok(PlaneCapsule)),
+        (Capsule, Capsule) => (capsule_capsule::contacts, capsule_capsule::point_count, Ok(CapsuleCapsule)),
+        (Sphere | Point, Sphere | Point) => (sphere_sphere::contacts, one, Ok(SphereSphere)),
+        (Plane, Box) => (box_plane::contacts, box_plane::count, Ok(PlaneBox)),
+        (Plane, Cylinder) => (cylinder_plane::contacts, cylinder_plane::count, Ok(PlaneCylinder)),
+        (Plane, Disk) => (disk_plane::contacts, disk_plane::count, Ok(PlaneDisk)),
+        (Plane, Rectangle) => (rectangle_plane::contacts, rectangle_plane::count, Ok(PlaneRectangle)),
+        (Rectangle | Disk, Box) => (face_box::contacts, face_box::count, Ok(FaceSolid)),
+        (Rectangle | Disk, Cylinder) => (face_cylinder::contacts, face_cylinder::count, Ok(FaceSolid)),
+        (Rectangle | Disk, Capsule) => (face_capsule::contacts, face_capsule::count, Ok(FaceSolid)),
+        (Rectangle, Rectangle | Disk) | (Disk, Disk) => (face_face::contacts, face_face::count, Ok(FaceFace)),
+        (base, Point | Sphere) if distance::has_surface(base) => (surface_point::contacts, one, Ok(SurfacePoint)),
+        (base, PointCloud) if distance::has_surface(base) => (cloud_surface::contacts, cloud_surface::point_count, Ok(SurfaceCloud)),
         // General convex pairs (GJK/EPA and the contact patch); the face contacts against
         // finite Rectangle and Disk bases, and the plane pairs of primitives, are analytic elsewhere.
-        (ConvexHull, ConvexHull | Disk | Rectangle | Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
-        (Ellipsoid, Ellipsoid | Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (convex::contacts, convex::point_count),
-        (Box, Box | Cylinder | Capsule) => (convex::contacts, convex::point_count),
-        (Cylinder, Cylinder | Capsule) => (convex::contacts, convex::point_count),
-        (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one),
-        (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count),
-        (Mesh, Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (mesh::contacts, mesh::point_count),
+        // The polytopes' points (box, hull, a rectangle's prism) are re-derived with their
+        // features held (`kinematics_polytope`); the curved ones' are not.
+        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => (convex::contacts, convex::point_count, Ok(Polytope)),
+        (ConvexHull | Box, Capsule) => (convex::contacts, convex::point_count, Ok(PolytopeCapsule)),
+        (Ellipsoid, ConvexHull | Box | Rectangle) => (convex::contacts, convex::point_count, Ok(EllipsoidPolytope)),
+        (ConvexHull, Disk | Cylinder) | (Ellipsoid, Ellipsoid | Cylinder | Capsule | Disk) | (Box, Cylinder) | (Cylinder, Cylinder | Capsule) => {
+            (convex::contacts, convex::point_count, Err(ITERATIVE))
+        }
+        (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one, Ok(PlaneEllipsoid)),
+        (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count, Ok(PlaneVertex)),
+        (Mesh, Box | Cylinder | Capsule | ConvexHull | Disk | Rectangle) => (mesh::contacts, mesh::point_count, Err(MANIFOLDS)),
         _ => return None,
     };
     Some(entry)
+}
+
+/// How a canonical pair's points are differentiated, named in [`canonical`]'s table: each by
+/// a closed form in its pair's file ([`Family::point_over`]), or all of a pair's points together
+/// from those the `f64` pass found ([`Family::points_over`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    /// Plane and a point or sphere centre.
+    PlaneSphere,
+    SphereSphere,
+    /// Plane and a corner of a box (id = corner) or rectangle.
+    PlaneBox,
+    PlaneRectangle,
+    /// Plane and a rim point of a cylinder or disk (id as in cylinder_plane / disk_plane).
+    PlaneCylinder,
+    PlaneDisk,
+    /// Plane and the lowest point of a capsule end (id = end).
+    PlaneCapsule,
+    /// Plane and a vertex (id = vertex index) of a hull or mesh.
+    PlaneVertex,
+    /// Plane and the support point of an ellipsoid.
+    PlaneEllipsoid,
+    /// A closed-form surface query (base) and a sphere centre or a cloud point (follower).
+    SurfacePoint,
+    SurfaceCloud,
+    /// Two capsules: the whole construction (closest points, stations and their weights) over
+    /// the frames, each point matched by id.
+    CapsuleCapsule,
+    /// Two polytopes (box, hull, a rectangle's prism) of `convex.rs`: its patch or closest pair
+    /// re-derived with the features held (`kinematics_polytope`), each point matched by id.
+    Polytope,
+    /// An ellipsoid and a polytope of `convex.rs`: its one point against a face or a vertex
+    /// (`kinematics_polytope`), matched by id.
+    EllipsoidPolytope,
+    /// A polytope and a capsule of `convex.rs`: its patch or closest pair re-derived
+    /// (`kinematics_polytope`), matched by id.
+    PolytopeCapsule,
+    /// A Rectangle or Disk face and a box, cylinder or capsule, or two faces (`face_box`,
+    /// `face_cylinder`, `face_capsule`, `face_face`): the candidates and the covered-fraction
+    /// weight over the frames (`kinematics_face`), each point matched by id.
+    FaceSolid,
+    FaceFace,
+}
+
+impl Family {
+    /// True for the families whose points are re-derived together ([`Family::points_over`]).
+    fn together(self) -> bool {
+        use Family::*;
+        matches!(self, CapsuleCapsule | Polytope | EllipsoidPolytope | PolytopeCapsule | FaceSolid | FaceFace)
+    }
+
+    /// The point `id` of a pair of this family over the frames (base first): its pair file's
+    /// closed form.
+    fn point_over<S: Real>(self, base: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+        use Family::*;
+        let point_over = match self {
+            PlaneSphere => plane_sphere::point_over,
+            SphereSphere => sphere_sphere::point_over,
+            PlaneBox => box_plane::point_over,
+            PlaneRectangle => rectangle_plane::point_over,
+            PlaneCylinder => cylinder_plane::point_over,
+            PlaneDisk => disk_plane::point_over,
+            PlaneCapsule => capsule_plane::point_over,
+            PlaneVertex => hull_plane::point_over,
+            PlaneEllipsoid => ellipsoid::plane_point_over,
+            SurfacePoint => surface_point::point_over,
+            SurfaceCloud => cloud_surface::point_over,
+            CapsuleCapsule | Polytope | EllipsoidPolytope | PolytopeCapsule | FaceSolid | FaceFace => {
+                unreachable!("family {self:?} re-derives its points together")
+            }
+        };
+        point_over(base, fb, follower, ff, id)
+    }
+
+    /// All the points of a pair of this family over the frames (base first), from `found`, the
+    /// points the `f64` pass gave at the poses (base first).
+    #[allow(clippy::too_many_arguments)]
+    fn points_over<S: Real>(
+        self,
+        base: &Shape,
+        base_pose: &Pose,
+        fb: &Frame<S>,
+        follower: &Shape,
+        follower_pose: &Pose,
+        ff: &Frame<S>,
+        found: &[ContactPoint],
+    ) -> Vec<ContactPoint<S>> {
+        use Family::*;
+        let points_over = match self {
+            CapsuleCapsule => capsule_capsule::points_over,
+            Polytope => kinematics_polytope::polytope_points_over,
+            EllipsoidPolytope => kinematics_polytope::ellipsoid_points_over,
+            PolytopeCapsule => kinematics_polytope::capsule_points_over,
+            FaceSolid => kinematics_face::face_solid_over,
+            FaceFace => kinematics_face::face_face_over,
+            _ => unreachable!("family {self:?} has a closed form per point"),
+        };
+        points_over(base, base_pose, fb, follower, follower_pose, ff, found)
+    }
 }
 
 /// Pairs that can never be supported, with the reason.
@@ -305,6 +421,8 @@ pub struct GeometryPair {
     function: PairFunction,
     /// The canonical function takes B first.
     flipped: bool,
+    /// How the canonical pair's points are differentiated, or why they are not.
+    derivatives: Result<Family, &'static str>,
     /// Both shapes are of one kind: which one is the base is decided per call, see `contacts`.
     same_kind: bool,
     max_points: usize,
@@ -348,29 +466,31 @@ impl GeometryPair {
                 surfaces: [surface_a, surface_b],
                 function: compound_parts_only,
                 flipped: false,
+                derivatives: Err("a compound's pairs of parts are differentiated one by one"),
                 same_kind: false,
                 max_points,
                 parts: Some(parts.into()),
             });
         }
-        let (function, count, flipped) = match inside {
+        const INSIDE: Result<Family, &str> = Err("an inside surface (geometry_X.inside) has no exact derivatives yet");
+        let (function, count, flipped, derivatives) = match inside {
             [false, false] => {
                 if let Some(reason) = impossible(a, b) {
                     return Err(refuse(reason));
                 }
                 match (canonical(a, b), canonical(b, a)) {
-                    (Some((function, count)), _) => (function, count, false),
-                    (None, Some((function, count))) => (function, count, true),
+                    (Some((function, count, derivatives)), _) => (function, count, false, derivatives),
+                    (None, Some((function, count, derivatives))) => (function, count, true, derivatives),
                     (None, None) => return Err(refuse("not supported yet")),
                 }
             }
             [true, false] => {
                 let (function, count) = inside_canonical(a, b, surface_a).map_err(refuse)?;
-                (function, count, false)
+                (function, count, false, INSIDE)
             }
             [false, true] => {
                 let (function, count) = inside_canonical(b, a, surface_b).map_err(refuse)?;
-                (function, count, true)
+                (function, count, true, INSIDE)
             }
             [true, true] => {
                 return Err(refuse(concat!(
@@ -382,7 +502,38 @@ impl GeometryPair {
         let same_kind = a == b && !inside_a && !inside_b;
         let max_points = if flipped { count(&shape_b, &shape_a) } else { count(&shape_a, &shape_b) }
             .max(if same_kind { count(&shape_b, &shape_a) } else { 0 });
-        Ok(GeometryPair { shape_a, shape_b, inside, surfaces: [surface_a, surface_b], function, flipped, same_kind, max_points, parts: None })
+        Ok(GeometryPair { shape_a, shape_b, inside, surfaces: [surface_a, surface_b], function, flipped, derivatives, same_kind, max_points, parts: None })
+    }
+
+    /// Whether [`GeometryPair::contacts_over`] can differentiate this pair; the error names the
+    /// pair and says why not.
+    pub fn differentiable(&self) -> Result<(), NotDifferentiable> {
+        if let Some(parts) = &self.parts {
+            return compound::differentiable(parts);
+        }
+        if self.inside != [false, false] {
+            return Err(NotDifferentiable {
+                a: self.shape_a.kind(),
+                b: self.shape_b.kind(),
+                reason: "an inside surface (geometry_X.inside) has no exact derivatives yet",
+            });
+        }
+        self.derivatives
+            .map(|_| ())
+            .map_err(|reason| NotDifferentiable { a: self.shape_a.kind(), b: self.shape_b.kind(), reason })
+    }
+
+    /// The kinematics of this pair at the frames `frame_a`, `frame_b` over any [`Real`], whose
+    /// values are the poses `pose_a`, `pose_b` the points were found at: see
+    /// [`Kinematics::point`], which takes any of `found`, all the points
+    /// [`GeometryPair::contacts`] gave at the poses (the pairs of `convex.rs` re-derive them
+    /// together, without searching again; the others take each point alone). Panics for a pair
+    /// that [`GeometryPair::differentiable`] refuses.
+    pub fn kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: &Frame<S>, frame_b: &Frame<S>, found: &[ContactPoint]) -> Kinematics<'a, S> {
+        match &self.parts {
+            Some(parts) => Kinematics::compound(compound::kinematics(parts, pose_a, pose_b, frame_a, frame_b, found)),
+            None => Kinematics::pair(self.pair_kinematics(pose_a, pose_b, *frame_a, *frame_b, found)),
+        }
     }
 
     /// True for a compound pair (A or B a `Compound`).

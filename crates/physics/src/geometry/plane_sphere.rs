@@ -4,9 +4,13 @@
 //! centre c: `separation = (c - o) · n - radius`, witnesses `p_b = c - radius n` on the sphere and
 //! its projection `p_a = p_b - ((p_b - o) · n) n` on the plane.
 
+use nalgebra::Vector3;
+
 use super::{sphere_radius, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Canonical pair function: plane (base) and sphere or point (follower).
 pub(super) fn contacts(_: &Shape, plane: &Pose, sphere: &Shape, centre: &Pose, out: &mut Vec<ContactPoint>) {
@@ -22,6 +26,22 @@ pub(super) fn contact(plane: &Pose, centre_w: &Vec3, radius: f64) -> ContactPoin
     let p_b = centre_w - normal * radius;
     let height = (p_b - plane.r).dot(&normal);
     ContactPoint::new(p_b - normal * height, p_b, normal)
+}
+
+/// A plane (its frame) and a point of B at `p_b`, over any [`Real`]: witnesses `p_b` and its projection.
+pub(super) fn plane_point<S: Real>(plane: &Frame<S>, p_b: Vector3<S>) -> ContactPoint<S> {
+    let n = plane.axes[2];
+    let height = (p_b - plane.r).dot(&n);
+    let mut point = ContactPoint::new(p_b - n * height, p_b, n);
+    point.separation = height;
+    point
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, plane: &Frame<S>, sphere: &Shape, sphere_frame: &Frame<S>, _: u32) -> ContactPoint<S> {
+    let n = plane.axes[2];
+    plane_point(plane, sphere_frame.r - n * S::c(sphere_radius(sphere)))
 }
 
 #[cfg(test)]

@@ -8,6 +8,9 @@
 use super::{plane_sphere, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
+use super::box_plane;
 
 /// Canonical pair function: plane (base) and rectangle (follower).
 pub(super) fn contacts(_: &Shape, plane: &Pose, follower: &Shape, pose: &Pose, out: &mut Vec<ContactPoint>) {
@@ -31,4 +34,11 @@ pub(super) fn corners(half_x: f64, half_y: f64, pose: &Pose) -> [Vec3; 4] {
         let sign = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
         pose.transform_point(&Vec3::new(sign(1) * half_x, sign(2) * half_y, 0.0))
     })
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(_: &Shape, plane: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
+    let Shape::Rectangle { half_x, half_y } = follower else { unreachable!("rectangle-plane with {:?}", follower.kind()) };
+    plane_sphere::plane_point(plane, ff.fixed_point(&box_plane::corner(id, &Vec3::new(*half_x, *half_y, 0.0))))
 }

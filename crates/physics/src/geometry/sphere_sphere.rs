@@ -4,9 +4,13 @@
 //! witnesses `p_a = c_a + r_a n`, `p_b = c_b - r_b n`. Concentric spheres have no defined normal;
 //! +z of W is used so that the result stays finite.
 
+use nalgebra::Vector3;
+
 use super::{sphere_radius, ContactPoint};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+use super::frame::Frame;
+use crate::real::Real;
 
 /// Canonical pair function: sphere or point (base) and sphere or point (follower).
 pub(super) fn contacts(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, out: &mut Vec<ContactPoint>) {
@@ -21,6 +25,18 @@ pub(super) fn contact(centre_a: &Vec3, radius_a: f64, centre_b: &Vec3, radius_b:
     // Exact, rather than re-derived from the witnesses.
     point.separation = distance - radius_a - radius_b;
     point
+}
+
+/// The point `id` over any [`Real`] frames of the base (`base_frame`) and the follower
+/// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
+pub(super) fn point_over<S: Real>(base: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, _: u32) -> ContactPoint<S> {
+    let (ra, rb) = (sphere_radius(base), sphere_radius(follower));
+    let offset = ff.r - fb.r;
+    let distance = S::norm(&offset);
+    let normal = if distance.v() > 1e-300 { offset / distance } else { Vector3::z() };
+    let mut p = ContactPoint::new(fb.r + normal * S::c(ra), ff.r - normal * S::c(rb), normal);
+    p.separation = distance - ra - rb;
+    p
 }
 
 #[cfg(test)]
