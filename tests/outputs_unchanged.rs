@@ -12,43 +12,12 @@ mod driver;
 use std::path::{Path, PathBuf};
 
 use contact_force::model::Model;
+use contact_force::physics::enums::EnumItem;
+use contact_force::physics::friction::FrictionLawKind;
+use contact_force::physics::normal::{NormalLawKind, RestitutionModel};
+use contact_force::physics::shape::ShapeKind;
 use driver::{Case, Version};
 
-const SHAPES: [&str; 14] = [
-    "Point",
-    "Sphere",
-    "Box",
-    "Cylinder",
-    "Capsule",
-    "Ellipsoid",
-    "Disk",
-    "Rectangle",
-    "Plane",
-    "ConvexHull",
-    "Mesh",
-    "PointCloud",
-    "GridSurface",
-    "Compound",
-];
-const NORMAL_LAWS: [&str; 7] = [
-    "LinearSpringDamper",
-    "LimitedDamper",
-    "HuntCrossley",
-    "SmoothSpringDamper",
-    "Impact",
-    "GroundModel",
-    "Restitution",
-];
-const FRICTION_LAWS: [&str; 7] = [
-    "None",
-    "SmoothStickSlip",
-    "AdamsCoulomb",
-    "Tanh",
-    "Stribeck",
-    "ElasticCone",
-    "Stiction",
-];
-const RESTITUTION_MODELS: [&str; 3] = ["HuntCrossley", "LankaraniNikravesh", "Flores"];
 
 /// The inputs the directional derivatives are taken along (FMI 3 cases): every pose and twist
 /// component of both frames.
@@ -66,9 +35,15 @@ const DIFFERENTIATED: [&str; 14] = [
     "contact.separation", "contact.normal_force",
 ];
 
-/// The stable number of an enumeration item (1-based position in its list).
-fn item(list: &[&str], name: &str) -> i64 {
-    list.iter().position(|n| *n == name).unwrap() as i64 + 1
+/// The names of an enumeration's items in number order, but ProvidedByInput (which has cases of
+/// its own): every law and shape the FMU has, so that a new one is recorded without editing this.
+fn names(items: &'static [EnumItem]) -> Vec<&'static str> {
+    items.iter().filter(|i| i.name != "ProvidedByInput").map(|i| i.name).collect()
+}
+
+/// The stable number of an enumeration's item.
+fn item(items: &[EnumItem], name: &str) -> i64 {
+    items.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no item {name}")).value
 }
 
 /// The geometry files the file-based shapes read, written once into a folder of this process.
@@ -131,7 +106,7 @@ fn files() -> PathBuf {
 
 /// The geometry parameters of one side: its shape, sizes and (for file shapes) its file.
 fn geometry(case: Case, side: &str, shape: &str, dir: &Path) -> Case {
-    let case = case.int(&format!("geometry_{side}.shape"), item(&SHAPES, shape));
+    let case = case.int(&format!("geometry_{side}.shape"), item(ShapeKind::ITEMS, shape));
     let file = match shape {
         "ConvexHull" => "hull.txt",
         "Mesh" => "mesh.obj",
@@ -209,28 +184,28 @@ fn sphere_on_plane(t: f64) -> Vec<(String, f64)> {
 fn on_plane(name: &str, version: Version, body: &str) -> Case {
     let case = Case::new(name, version)
         .steps(30, 1e-3)
-        .int("geometry_a.shape", item(&SHAPES, "Plane"));
+        .int("geometry_a.shape", item(ShapeKind::ITEMS, "Plane"));
     match body {
         "box" => case
-            .int("geometry_b.shape", item(&SHAPES, "Box"))
+            .int("geometry_b.shape", item(ShapeKind::ITEMS, "Box"))
             .inputs(box_on_plane),
         _ => case
-            .int("geometry_b.shape", item(&SHAPES, "Sphere"))
+            .int("geometry_b.shape", item(ShapeKind::ITEMS, "Sphere"))
             .inputs(sphere_on_plane),
     }
 }
 
 fn laws(case: Case, normal: &str, friction: &str) -> Case {
-    case.int("normal.law", item(&NORMAL_LAWS, normal))
-        .int("friction.law", item(&FRICTION_LAWS, friction))
+    case.int("normal.law", item(NormalLawKind::ITEMS, normal))
+        .int("friction.law", item(FrictionLawKind::ITEMS, friction))
 }
 
 fn cases(dir: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
     // Every ordered pair of shapes (unsupported pairs record their refusal), through FMI 3, and
     // a few through FMI 2.
-    for a in SHAPES {
-        for b in SHAPES {
+    for a in names(ShapeKind::ITEMS) {
+        for b in names(ShapeKind::ITEMS) {
             let case = Case::new(format!("pair.{a}.{b}"), Version::Fmi3)
                 .steps(30, 1e-3)
                 .inputs(approach(0.2))
@@ -281,19 +256,19 @@ fn cases(dir: &Path) -> Vec<Case> {
         )
         .steps(30, 1e-3)
         .inputs(approach(-0.35))
-        .int("geometry_a.shape", item(&SHAPES, "Cylinder"))
+        .int("geometry_a.shape", item(ShapeKind::ITEMS, "Cylinder"))
         .boolean("geometry_a.inside", true)
         .boolean("geometry_a.end_bottom", bottom)
         .boolean("geometry_a.end_top", top)
         .real("geometry_a.radius", 0.5)
         .real("geometry_a.length", 0.8)
-        .int("geometry_b.shape", item(&SHAPES, "Sphere"));
+        .int("geometry_b.shape", item(ShapeKind::ITEMS, "Sphere"));
         cases.push(case);
     }
     // Every normal law with every friction law, on the box and on the sphere, in both versions.
     for version in [Version::Fmi2, Version::Fmi3] {
-        for normal in NORMAL_LAWS {
-            for friction in FRICTION_LAWS {
+        for normal in names(NormalLawKind::ITEMS) {
+            for friction in names(FrictionLawKind::ITEMS) {
                 for body in ["box", "sphere"] {
                     let case = on_plane(&format!("law.{body}.{normal}.{friction}"), version, body);
                     let case = if version == Version::Fmi3 { case.directional(&DIFFERENTIATED, &FRAME_INPUTS) } else { case };
@@ -301,9 +276,9 @@ fn cases(dir: &Path) -> Vec<Case> {
                 }
             }
         }
-        for model in RESTITUTION_MODELS {
+        for model in names(RestitutionModel::ITEMS) {
             let case = on_plane(&format!("law.box.Restitution.{model}"), version, "box")
-                .int("normal.restitution_model", item(&RESTITUTION_MODELS, model));
+                .int("normal.restitution_model", item(RestitutionModel::ITEMS, model));
             cases.push(laws(case, "Restitution", "Tanh").real("normal.restitution", 0.7));
         }
         let case = on_plane("law.sphere.limits", version, "sphere")

@@ -9,32 +9,22 @@ mod driver;
 use std::path::{Path, PathBuf};
 
 use driver::{Case, Version};
+use contact_physics::enums::EnumItem;
+use contact_physics::friction::FrictionLawKind;
+use contact_physics::normal::NormalLawKind;
 use planar_contact::model::Model;
+use planar_contact::shape::PlanarShapeKind;
 
-const SHAPES: [&str; 7] = [
-    "Point", "Circle", "Arc", "Segment", "Line", "Polyline", "Curve",
-];
-const NORMAL_LAWS: [&str; 7] = [
-    "LinearSpringDamper",
-    "LimitedDamper",
-    "HuntCrossley",
-    "SmoothSpringDamper",
-    "Impact",
-    "GroundModel",
-    "Restitution",
-];
-const FRICTION_LAWS: [&str; 7] = [
-    "None",
-    "SmoothStickSlip",
-    "AdamsCoulomb",
-    "Tanh",
-    "Stribeck",
-    "ElasticCone",
-    "Stiction",
-];
 
-fn item(list: &[&str], name: &str) -> i64 {
-    list.iter().position(|n| *n == name).unwrap() as i64 + 1
+/// The names of an enumeration's items in number order, but ProvidedByInput (which has cases of
+/// its own): every law and shape the FMU has, so that a new one is recorded without editing this.
+fn names(items: &'static [EnumItem]) -> Vec<&'static str> {
+    items.iter().filter(|i| i.name != "ProvidedByInput").map(|i| i.name).collect()
+}
+
+/// The stable number of an enumeration's item.
+fn item(items: &[EnumItem], name: &str) -> i64 {
+    items.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no item {name}")).value
 }
 
 /// The points file of the Polyline and the Curve, written once into a folder of this process.
@@ -50,7 +40,7 @@ fn files() -> PathBuf {
 }
 
 fn geometry(case: Case, side: &str, shape: &str, dir: &Path) -> Case {
-    let case = case.int(&format!("geometry_{side}.shape"), item(&SHAPES, shape));
+    let case = case.int(&format!("geometry_{side}.shape"), item(PlanarShapeKind::ITEMS, shape));
     match shape {
         "Polyline" | "Curve" => case.string(
             &format!("geometry_{side}.file"),
@@ -81,8 +71,8 @@ fn approach(y0: f64) -> impl Fn(f64) -> Vec<(String, f64)> {
 
 fn cases(dir: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
-    for a in SHAPES {
-        for b in SHAPES {
+    for a in names(PlanarShapeKind::ITEMS) {
+        for b in names(PlanarShapeKind::ITEMS) {
             let case = Case::new(format!("pair.{a}.{b}"), Version::Fmi3)
                 .steps(30, 1e-3)
                 .inputs(approach(0.15));
@@ -90,14 +80,14 @@ fn cases(dir: &Path) -> Vec<Case> {
         }
     }
     for version in [Version::Fmi2, Version::Fmi3] {
-        for normal in NORMAL_LAWS {
-            for friction in FRICTION_LAWS {
+        for normal in names(NormalLawKind::ITEMS) {
+            for friction in names(FrictionLawKind::ITEMS) {
                 let case = Case::new(format!("law.{normal}.{friction}"), version)
                     .steps(30, 1e-3)
                     .inputs(approach(0.1005));
                 cases.push(
-                    case.int("normal.law", item(&NORMAL_LAWS, normal))
-                        .int("friction.law", item(&FRICTION_LAWS, friction)),
+                    case.int("normal.law", item(NormalLawKind::ITEMS, normal))
+                        .int("friction.law", item(FrictionLawKind::ITEMS, friction)),
                 );
             }
         }
