@@ -311,7 +311,7 @@ fn cases(dir: &Path) -> Vec<Case> {
                     ));
                     inputs.push(v(
                         &format!("contact.point[{k}].provided.friction_force[1]"),
-                        -1.0 * k as f64,
+                        -(k as f64),
                     ));
                     inputs.push(v(
                         &format!("contact.point[{k}].provided.friction_force[2]"),

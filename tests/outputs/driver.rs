@@ -44,6 +44,12 @@ pub enum Value {
     Str(String),
 }
 
+/// The inputs at a time: (name, value).
+pub type InputsAt = Box<dyn Fn(f64) -> Vec<(String, f64)>>;
+
+/// The input derivatives at a time: (name, order, value).
+pub type DerivativesAt = Box<dyn Fn(f64) -> Vec<(String, i32, f64)>>;
+
 /// One recorded run: parameters, then `steps` steps of size `h` whose inputs (and, under FMI 2,
 /// input derivatives) are given for each step's start time.
 pub struct Case {
@@ -55,9 +61,9 @@ pub struct Case {
     pub steps: usize,
     pub h: f64,
     /// The inputs at the start of a step, by name.
-    pub inputs: Box<dyn Fn(f64) -> Vec<(String, f64)>>,
+    pub inputs: InputsAt,
     /// FMI 2 only: (name, order, value) set with fmi2SetRealInputDerivatives before each step.
-    pub derivatives: Box<dyn Fn(f64) -> Vec<(String, i32, f64)>>,
+    pub derivatives: DerivativesAt,
     /// FMI 3 only: after the last step, the directional derivatives of these outputs (first) along
     /// each of these inputs (second), one fmi3GetDirectionalDerivative each.
     pub directional: (Vec<String>, Vec<String>),

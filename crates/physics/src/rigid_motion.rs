@@ -85,7 +85,8 @@ impl MassProperties {
         for x in m {
             lowest = lowest.min(x);
         }
-        if !(lowest > 0.0) {
+        // Not > 0 (a NaN moment included).
+        if lowest.is_nan() || lowest <= 0.0 {
             return Some(format!("its principal moments {:.6e}, {:.6e}, {:.6e} must all be > 0 (or all six numbers 0 for a point mass)", m[0], m[1], m[2]));
         }
         // Principal moments of a real body satisfy I1 + I2 >= I3 (rounding allowed).

@@ -7,6 +7,8 @@ use crate::math::{Rotation, Vec3};
 /// xorshift64 (shifts 13, 7, 17), uniform in [0, 1).
 pub struct XorShift64(pub u64);
 
+// `next` draws a number, as the generators of tests/support do; they are no iterators.
+#[allow(clippy::should_implement_trait)]
 impl XorShift64 {
     pub fn next(&mut self) -> f64 {
         self.0 ^= self.0 << 13;
@@ -35,6 +37,7 @@ impl XorShift64 {
 /// xorshift64*, uniform in [0, 1).
 pub struct XorShift64Star(pub u64);
 
+#[allow(clippy::should_implement_trait)]
 impl XorShift64Star {
     pub fn next(&mut self) -> f64 {
         self.0 ^= self.0 >> 12;

@@ -10,6 +10,10 @@
 //! The values of the result are then set to the `f64` pass's own numbers bit for bit, so the
 //! laws evaluate at exactly the point the outputs came from.
 //!
+//! The closed forms live with their pairs: each pair's file has its derivatives (`point_over`, or
+//! `points_over` for the pairs re-derived together), and the pair table (`canonical` in
+//! `mod.rs`) names them by a `Family`; this file is what every pair shares.
+//!
 //! Capsule-capsule runs its whole closed-form construction (closest points, stations and their
 //! pose-dependent weights) over the dual frames; so do the finite-face pairs
 //! (`kinematics_face`). The polytope pairs of `convex.rs` (box-box, hull-hull, hull-box,
@@ -33,7 +37,6 @@ use crate::shape::{Shape, ShapeKind};
 
 pub use super::frame::Frame;
 
-
 /// A geometry pair whose derivatives are not available.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotDifferentiable {
@@ -48,7 +51,6 @@ impl std::fmt::Display for NotDifferentiable {
     }
 }
 
-
 impl GeometryPair {
     /// [`GeometryPair::kinematics`] of a pair that is not a compound.
     pub(super) fn pair_kinematics<'a, S: Real>(&'a self, pose_a: &Pose, pose_b: &Pose, frame_a: Frame<S>, frame_b: Frame<S>, found: &[ContactPoint]) -> PairKinematics<'a, S> {
@@ -57,7 +59,7 @@ impl GeometryPair {
             if flipped { (&self.shape_b, frame_b, &self.shape_a, frame_a) } else { (&self.shape_a, frame_a, &self.shape_b, frame_b) };
         let (base_frame, follower_frame) = (&base_frame, &follower_frame);
         let family = self.derivatives.unwrap_or_else(|reason| panic!("{reason}"));
-        let capsule_points = if family.together() {
+        let together = if family.together() {
             let (base_pose, follower_pose) = if flipped { (pose_b, pose_a) } else { (pose_a, pose_b) };
             // The points in the canonical order (base first), as the `f64` pass gave them.
             let canonical: Vec<ContactPoint> = found.iter().map(|p| if flipped { p.flipped() } else { *p }).collect();
@@ -65,7 +67,7 @@ impl GeometryPair {
         } else {
             Vec::new()
         };
-        PairKinematics { family, flipped, base, base_frame: *base_frame, follower, follower_frame: *follower_frame, capsule_points }
+        PairKinematics { family, flipped, base, base_frame: *base_frame, follower, follower_frame: *follower_frame, together }
     }
 
     /// The points `found` (those [`GeometryPair::contacts`] gave at `pose_a`, `pose_b`) as
@@ -123,7 +125,7 @@ pub(super) struct PairKinematics<'a, S: Real> {
     follower: &'a Shape,
     follower_frame: Frame<S>,
     /// The families that re-derive a pair's points together: the whole construction over the frames.
-    capsule_points: Vec<ContactPoint<S>>,
+    together: Vec<ContactPoint<S>>,
 }
 
 impl<S: Real> PairKinematics<'_, S> {
@@ -131,7 +133,7 @@ impl<S: Real> PairKinematics<'_, S> {
         let canonical = if self.flipped { found.flipped() } else { *found };
         let mut dual = match self.family {
             family if family.together() => *self
-                .capsule_points
+                .together
                 .iter()
                 .find(|p| p.id == canonical.id)
                 .expect("the dual construction gives the points the f64 one gave"),
