@@ -1,7 +1,8 @@
 //! ContactForce: a rigid-body contact block as an FMI 2.0 and FMI 3.0 co-simulation FMU.
 //!
 //! Layers, each depending only on those above it (see ARCHITECTURE.md):
-//! - [`physics`]: geometry pairs, normal and friction laws; pure Rust, no FMI words.
+//! - [`physics`]: geometry pairs, normal and friction laws; pure Rust, no FMI words: the crate
+//!   `contact_physics` (crates/physics), re-exported here with its shape [`files`].
 //! - [`block`]: parameters, inputs and outputs of the block and their evaluation.
 //! - [`model`]: one instance's data and lifecycle (lazy outputs, stepping); [`derivatives`]: its
 //!   directional, adjoint and output derivatives by value reference.
@@ -10,10 +11,10 @@
 
 pub mod block;
 pub mod derivatives;
-pub mod files;
 pub mod fmi;
 pub mod model;
-pub mod physics;
 pub mod variables;
+pub use contact_physics as physics;
+pub use contact_physics::files;
 #[cfg(test)]
-mod test_rng;
+use contact_physics::test_rng;

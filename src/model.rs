@@ -37,24 +37,7 @@ impl std::fmt::Display for ModelError {
     }
 }
 
-/// The most sub-steps of `solver.max_step` one DoStep takes for the stateful laws. A longer step
-/// (a communication step of 1e300 s, or `solver.max_step = 1e-300`) is discarded instead of
-/// keeping the importer waiting for ever; the importer can retry with a shorter step.
-pub const MAX_SUBSTEPS: f64 = 1e6;
-
-/// A step of `step` in sub-steps of at most `max_substep` (the parameter `name`) that would take
-/// more than [`MAX_SUBSTEPS`] of them is discarded (`ModelError::NotFinite`, in both this crate's
-/// and fmi_export's error), with this message naming the parameter.
-pub fn check_substeps(step: f64, max_substep: f64, name: &str) -> Result<(), String> {
-    let substeps = (step / max_substep).ceil();
-    if substeps > MAX_SUBSTEPS {
-        return Err(format!(
-            "a step of {step} s takes {substeps:e} sub-steps of {name} = {max_substep} s, more than the {MAX_SUBSTEPS:e} \
-             allowed; take shorter communication steps or a larger {name}"
-        ));
-    }
-    Ok(())
-}
+pub use crate::physics::substeps::{check_substeps, MAX_SUBSTEPS};
 
 /// The block, the inputs, the point states and the scratch points, for the derivatives.
 pub(crate) type DerivativeParts<'a> = (&'a Block, &'a Inputs, &'a [PointState], &'a mut Vec<ContactPoint>);

@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use contact_force::block::{friction_law, normal_law, FrictionParameters, NormalParameters, ParameterError};
-use contact_force::files;
-use contact_force::physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
-use contact_force::physics::friction::FrictionLaw;
-use contact_force::physics::normal::NormalLaw;
-use contact_force::physics::geometry::ContactPoint;
-use contact_force::physics::math::Vec3;
+use contact_physics::parameters::{friction_law, normal_law, FrictionParameters, NormalParameters, ParameterError};
+use contact_physics::files;
+use contact_physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
+use contact_physics::friction::FrictionLaw;
+use contact_physics::normal::NormalLaw;
+use contact_physics::geometry::ContactPoint;
+use contact_physics::math::Vec3;
 
 use crate::curve::{self, Chain};
 use crate::geometry::{PlanarPair, PlanarPoint};
@@ -151,7 +151,7 @@ fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), Paramet
 /// The shape and geometry frame of one geometry, its file read.
 fn geometry(prefix: &str, p: &GeometryParameters, resources: Option<&Path>, warnings: &mut Vec<String>) -> Result<(PlanarShape, Pose2), ParameterError> {
     let name = |field: &str| format!("{prefix}.{field}");
-    let kind = PlanarShapeKind::from_value(p.shape).ok_or_else(|| refuse(&name("shape"), p.shape, contact_force::physics::enums::not_an_item("planar shape", PlanarShapeKind::ITEMS)))?;
+    let kind = PlanarShapeKind::from_value(p.shape).ok_or_else(|| refuse(&name("shape"), p.shape, contact_physics::enums::not_an_item("planar shape", PlanarShapeKind::ITEMS)))?;
     let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
     let uses_file = matches!(kind, PlanarShapeKind::Polyline | PlanarShapeKind::Curve);
     let shape = match kind {

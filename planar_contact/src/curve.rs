@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use contact_force::files::{self, FileError};
+use contact_physics::files::{self, FileError};
 
 use crate::Vec2;
 

@@ -6,7 +6,7 @@
 //! [`geometry`] finds the contact points of a pair (one file per pair family), and [`block`]
 //! evaluates ContactForce's own normal and friction laws at each point: a planar contact point is
 //! a 3-D contact point with z = 0, a planar motion a 3-D motion in the x-y plane, so the laws,
-//! their states and their event indicators are ContactForce's code (`contact_force::physics`), not
+//! their states and their event indicators are ContactForce's code (`contact_physics`), not
 //! a copy. `model`, `variables` and `fmi` make it an FMU through the `fmi_export` crate.
 //!
 //! Signs as in ContactForce: the normal points from A toward B, the separation is positive

@@ -7,10 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
-use contact_force::model::check_substeps;
-use contact_force::physics::contact::{PointForce, PointState};
-use contact_force::physics::friction::FrictionLawKind;
-use contact_force::physics::point_events;
+use contact_physics::substeps::check_substeps;
+use contact_physics::contact::{PointForce, PointState};
+use contact_physics::friction::FrictionLawKind;
+use contact_physics::point_events;
 use fmi_export::table::{Reader, Table};
 use fmi_export::{FmuModel, ModelError};
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use contact_force::physics::enums::EnumItem;
+use contact_physics::enums::EnumItem;
 
 use crate::curve::Chain;
 

@@ -6,8 +6,9 @@
 
 use std::sync::OnceLock;
 
-use contact_force::physics::enums::EnumItem;
-use contact_force::variables::{FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
+use contact_physics::enums::EnumItem;
+use contact_physics::friction::FrictionLawKind;
+use contact_physics::normal::{NormalLawKind, RestitutionModel};
 use fmi_export::table::{Access, Causality, EnumerationType, Table, ValueType, Variable};
 
 use crate::block::{GeometryParameters, Wrench};
@@ -29,6 +30,17 @@ const fn item_rows<const N: usize>(items: &[EnumItem]) -> [(i64, &'static str, &
 const SHAPE_ROWS: [(i64, &str, &str); PlanarShapeKind::ITEMS.len()] = item_rows(PlanarShapeKind::ITEMS);
 
 pub static PLANAR_SHAPE: EnumerationType = EnumerationType { name: "PlanarShape", description: "Shape of a planar contact geometry", items: &SHAPE_ROWS };
+
+// The laws' enumerations, named and described as ContactForce's (src/variables.rs), so that both
+// FMUs declare the same types.
+const NORMAL_LAW_ROWS: [(i64, &str, &str); NormalLawKind::ITEMS.len()] = item_rows(NormalLawKind::ITEMS);
+const RESTITUTION_MODEL_ROWS: [(i64, &str, &str); RestitutionModel::ITEMS.len()] = item_rows(RestitutionModel::ITEMS);
+const FRICTION_LAW_ROWS: [(i64, &str, &str); FrictionLawKind::ITEMS.len()] = item_rows(FrictionLawKind::ITEMS);
+
+pub static NORMAL_LAW: EnumerationType = EnumerationType { name: "NormalLaw", description: "Normal force law", items: &NORMAL_LAW_ROWS };
+pub static RESTITUTION_MODEL: EnumerationType =
+    EnumerationType { name: "RestitutionModel", description: "Damping from the coefficient of restitution", items: &RESTITUTION_MODEL_ROWS };
+pub static FRICTION_LAW: EnumerationType = EnumerationType { name: "FrictionLaw", description: "Friction law", items: &FRICTION_LAW_ROWS };
 
 /// The inputs the geometry-only outputs (separation, normal) depend on.
 pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.phi", "frame_b.r_0", "frame_b.phi"];

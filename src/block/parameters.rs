@@ -5,15 +5,13 @@ use std::path::{Path, PathBuf};
 
 use crate::files;
 use crate::physics::contact::Laws;
-use crate::physics::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::physics::enums::not_an_item;
+use crate::physics::friction::{FrictionLaw, FrictionLawKind};
 use crate::physics::material::MaterialPair;
 use crate::physics::geometry::{GeometryPair, Surface};
 use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
-use crate::physics::normal::{
-    GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
-    RestitutionModel, SmoothSpringDamper,
-};
+use crate::physics::normal::{NormalLaw, NormalLawKind};
+pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
 use crate::physics::shape::{Shape, ShapeKind};
 
 use super::step_average::CouplingMode;
@@ -54,79 +52,6 @@ impl GeometryParameters {
             inside: false,
             end_bottom: false,
             end_top: false,
-        }
-    }
-}
-
-/// Normal force law parameters (`normal.*`); which law reads which is in interface.md.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NormalParameters {
-    /// Stable number of a [`NormalLawKind`].
-    pub law: i64,
-    pub stiffness: f64,
-    pub damping: f64,
-    pub exponent: f64,
-    pub damping_exponent: f64,
-    pub velocity_exponent: f64,
-    pub transition_width: f64,
-    pub full_damping_depth: f64,
-    pub restitution: f64,
-    /// Stable number of a [`RestitutionModel`].
-    pub restitution_model: i64,
-    pub max_depth: f64,
-}
-
-impl Default for NormalParameters {
-    fn default() -> Self {
-        NormalParameters {
-            law: NormalLawKind::LinearSpringDamper.value(),
-            stiffness: 1e6,
-            damping: 1e3,
-            exponent: 1.5,
-            damping_exponent: 1.5,
-            velocity_exponent: 1.0,
-            transition_width: 1e-4,
-            full_damping_depth: 1e-4,
-            restitution: 0.5,
-            restitution_model: RestitutionModel::HuntCrossley.value(),
-            max_depth: 0.0,
-        }
-    }
-}
-
-/// Friction law parameters (`friction.*`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrictionParameters {
-    /// Stable number of a [`FrictionLawKind`].
-    pub law: i64,
-    pub mu_static: f64,
-    pub mu_dynamic: f64,
-    pub v_stiction: f64,
-    pub v_transition: f64,
-    pub viscous: f64,
-    pub tanh_gain: f64,
-    pub stiffness: f64,
-    pub damping: f64,
-    pub max_deformation: f64,
-    pub torque_radius: f64,
-    pub rolling: f64,
-}
-
-impl Default for FrictionParameters {
-    fn default() -> Self {
-        FrictionParameters {
-            law: FrictionLawKind::Tanh.value(),
-            mu_static: 0.5,
-            mu_dynamic: 0.3,
-            v_stiction: 1e-3,
-            v_transition: 1e-2,
-            viscous: 0.0,
-            tanh_gain: 1e3,
-            stiffness: 1e6,
-            damping: 1e3,
-            max_deformation: 1e-4,
-            torque_radius: 0.0,
-            rolling: 0.0,
         }
     }
 }
@@ -194,36 +119,6 @@ impl Default for Parameters {
             body_a: BodyParameters::default(),
             body_b: BodyParameters::default(),
         }
-    }
-}
-
-/// A parameter value the block refuses, with the rule it breaks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ParameterError {
-    /// Interface name of the offending variable.
-    pub variable: String,
-    /// The value as the user gave it.
-    pub value: String,
-    /// The rule, as a sentence fragment ("must be > 0").
-    pub rule: String,
-}
-
-impl std::fmt::Display for ParameterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}: {}", self.variable, self.value, self.rule)
-    }
-}
-
-fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
-    ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
-}
-
-/// Checks `value` against a rule, naming the variable when it fails.
-fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), ParameterError> {
-    if ok && value.is_finite() {
-        Ok(())
-    } else {
-        Err(refuse(variable, value, rule))
     }
 }
 
@@ -296,160 +191,6 @@ fn geometry(
         warnings.push(format!("{q_name} = {:?} has norm {norm}; it is normalised", p.q));
     }
     Ok((shape, Pose { r: Vec3::from(p.r), q }))
-}
-
-/// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
-/// parameters the same).
-pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
-    let kind = NormalLawKind::from_value(p.law).ok_or_else(|| refuse("normal.law", p.law, not_an_item("normal law", NormalLawKind::ITEMS)))?;
-    let non_negative = |name: &str, x: f64| check(name, x, x >= 0.0, "must be >= 0");
-    match kind {
-        NormalLawKind::LinearSpringDamper => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            non_negative("normal.damping", p.damping)?;
-            Ok(NormalLaw::LinearSpringDamper(LinearSpringDamper { stiffness: p.stiffness, damping: p.damping }))
-        }
-        NormalLawKind::LimitedDamper => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            non_negative("normal.damping", p.damping)?;
-            Ok(NormalLaw::LimitedDamper(LimitedDamper { stiffness: p.stiffness, damping: p.damping }))
-        }
-        NormalLawKind::HuntCrossley => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            non_negative("normal.damping", p.damping)?;
-            check("normal.exponent", p.exponent, p.exponent > 0.0, "must be > 0")?;
-            non_negative("normal.damping_exponent", p.damping_exponent)?;
-            check("normal.velocity_exponent", p.velocity_exponent, p.velocity_exponent > 0.0, "must be > 0")?;
-            Ok(NormalLaw::HuntCrossley(HuntCrossley {
-                stiffness: p.stiffness,
-                damping: p.damping,
-                exponent: p.exponent,
-                damping_exponent: p.damping_exponent,
-                velocity_exponent: p.velocity_exponent,
-            }))
-        }
-        NormalLawKind::SmoothSpringDamper => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            non_negative("normal.damping", p.damping)?;
-            check("normal.transition_width", p.transition_width, p.transition_width > 0.0, "must be > 0 (SmoothSpringDamper)")?;
-            Ok(NormalLaw::SmoothSpringDamper(SmoothSpringDamper {
-                stiffness: p.stiffness,
-                damping: p.damping,
-                transition_width: p.transition_width,
-            }))
-        }
-        NormalLawKind::Impact => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            // Adams: 0 < EXPONENT (1.5 or higher recommended); the law is continuous for every e > 0.
-            check("normal.exponent", p.exponent, p.exponent > 0.0, "must be > 0 (Impact: Adams EXPONENT)")?;
-            non_negative("normal.damping", p.damping)?;
-            check(
-                "normal.full_damping_depth",
-                p.full_damping_depth,
-                p.full_damping_depth > 0.0,
-                "must be > 0 (Impact: Adams DMAX)",
-            )?;
-            Ok(NormalLaw::Impact(Impact {
-                stiffness: p.stiffness,
-                exponent: p.exponent,
-                max_damping: p.damping,
-                full_damping_depth: p.full_damping_depth,
-            }))
-        }
-        NormalLawKind::GroundModel => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            non_negative("normal.damping", p.damping)?;
-            Ok(NormalLaw::GroundModel(GroundModel { stiffness: p.stiffness, damping: p.damping }))
-        }
-        NormalLawKind::Restitution => {
-            non_negative("normal.stiffness", p.stiffness)?;
-            check("normal.exponent", p.exponent, p.exponent > 0.0, "must be > 0")?;
-            let e = p.restitution;
-            check("normal.restitution", e, (0.0..=1.0).contains(&e), "must be in [0, 1]")?;
-            let model = RestitutionModel::from_value(p.restitution_model)
-                .ok_or_else(|| refuse("normal.restitution_model", p.restitution_model, not_an_item("restitution model", RestitutionModel::ITEMS)))?;
-            if model == RestitutionModel::Flores {
-                check("normal.restitution", e, e > 0.0, "must be > 0 with normal.restitution_model = Flores (chi = 8 (1 - e) / (5 e v0))")?;
-            }
-            Ok(NormalLaw::Restitution(Restitution { stiffness: p.stiffness, exponent: p.exponent, restitution: e, model }))
-        }
-        NormalLawKind::ProvidedByInput => Ok(NormalLaw::ProvidedByInput),
-    }
-}
-
-/// mu_s and mu_d of the laws that use both: finite, >= 0, and `mu_d <= mu_s`.
-fn static_and_dynamic(p: &FrictionParameters) -> Result<(f64, f64), ParameterError> {
-    check("friction.mu_static", p.mu_static, p.mu_static >= 0.0, "must be >= 0")?;
-    check("friction.mu_dynamic", p.mu_dynamic, p.mu_dynamic >= 0.0, "must be >= 0")?;
-    if p.mu_dynamic > p.mu_static {
-        return Err(refuse("friction.mu_dynamic", p.mu_dynamic, format!("must not exceed friction.mu_static = {}", p.mu_static)));
-    }
-    Ok((p.mu_static, p.mu_dynamic))
-}
-
-/// `0 < friction.v_stiction < friction.v_transition`, as Adams and the Makkar curve require.
-fn ordered_speeds(p: &FrictionParameters, law: &str) -> Result<(f64, f64), ParameterError> {
-    check("friction.v_stiction", p.v_stiction, p.v_stiction > 0.0, &format!("must be > 0 ({law})"))?;
-    let rule = format!("must be > friction.v_stiction = {} ({law}: 0 < v_stiction < v_transition)", p.v_stiction);
-    check("friction.v_transition", p.v_transition, p.v_transition > p.v_stiction, &rule)?;
-    Ok((p.v_stiction, p.v_transition))
-}
-
-/// The friction law of `friction.*` (without the couples, which need the pair), checked; shared
-/// with the PlanarContact FMU.
-pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterError> {
-    let kind =
-        FrictionLawKind::from_value(p.law).ok_or_else(|| refuse("friction.law", p.law, not_an_item("friction law", FrictionLawKind::ITEMS)))?;
-    match kind {
-        FrictionLawKind::None => Ok(FrictionLaw::None),
-        FrictionLawKind::SmoothStickSlip => {
-            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
-            check("friction.v_stiction", p.v_stiction, p.v_stiction > 0.0, "must be > 0 (SmoothStickSlip: critical velocity)")?;
-            Ok(FrictionLaw::SmoothStickSlip(SmoothStickSlip { mu_static, mu_dynamic, critical_speed: p.v_stiction }))
-        }
-        FrictionLawKind::AdamsCoulomb => {
-            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
-            let (stiction_speed, transition_speed) = ordered_speeds(p, "AdamsCoulomb")?;
-            Ok(FrictionLaw::AdamsCoulomb(AdamsCoulomb { mu_static, mu_dynamic, stiction_speed, transition_speed }))
-        }
-        FrictionLawKind::Tanh => {
-            check("friction.mu_dynamic", p.mu_dynamic, p.mu_dynamic >= 0.0, "must be >= 0")?;
-            check("friction.tanh_gain", p.tanh_gain, p.tanh_gain > 0.0, "must be > 0")?;
-            Ok(FrictionLaw::Tanh(TanhFriction { mu: p.mu_dynamic, gain: p.tanh_gain }))
-        }
-        FrictionLawKind::Stribeck => {
-            let (mu_static, mu_kinetic) = static_and_dynamic(p)?;
-            let (ve1, ve2) = ordered_speeds(p, "Stribeck")?;
-            check("friction.viscous", p.viscous, p.viscous >= 0.0, "must be >= 0")?;
-            let law = Stribeck::new(mu_static, mu_kinetic, ve1, ve2, p.viscous);
-            // Friction that pushes along the slip is not physical; refuse rather than clip.
-            if let Some((speed, lowest)) = law.negative_mu() {
-                return Err(ParameterError {
-                    variable: "friction.mu_static, friction.mu_dynamic, friction.v_stiction, friction.v_transition, friction.viscous"
-                        .to_string(),
-                    value: format!("{mu_static}, {mu_kinetic}, {ve1}, {ve2}, {}", p.viscous),
-                    rule: format!(
-                        "the Stribeck curve mu(v) must not be negative, but mu({speed:.3e} m/s) = {lowest:.3e} \
-                         (make v_transition larger relative to v_stiction, or friction.viscous smaller)"
-                    ),
-                });
-            }
-            Ok(FrictionLaw::Stribeck(law))
-        }
-        FrictionLawKind::ElasticCone => {
-            check("friction.mu_static", p.mu_static, p.mu_static >= 0.0, "must be >= 0 (ElasticCone: mu)")?;
-            check("friction.stiffness", p.stiffness, p.stiffness > 0.0, "must be > 0 (ElasticCone: Kt)")?;
-            check("friction.damping", p.damping, p.damping > 0.0, "must be > 0 (ElasticCone: Dt; the slip rate divides by it)")?;
-            Ok(FrictionLaw::ElasticCone(ElasticCone { mu: p.mu_static, stiffness: p.stiffness, damping: p.damping }))
-        }
-        FrictionLawKind::Stiction => {
-            let (mu_static, mu_dynamic) = static_and_dynamic(p)?;
-            check("friction.mu_static", mu_static, mu_static > 0.0, "must be > 0 (Stiction: the spring reaches mu_s f_n)")?;
-            check("friction.max_deformation", p.max_deformation, p.max_deformation > 0.0, "must be > 0 (Stiction)")?;
-            Ok(FrictionLaw::Stiction(Stiction { mu_static, mu_dynamic, max_deformation: p.max_deformation }))
-        }
-        FrictionLawKind::ProvidedByInput => Ok(FrictionLaw::ProvidedByInput),
-    }
 }
 
 /// Parameters checked and turned into typed physics.

@@ -3,8 +3,7 @@
 //! Two cargo invocations build the models and the unwinding probe for every platform chosen: one
 //! `cargo zigbuild` for the zig-linked Linux targets, one `cargo build` with several `--target`s
 //! for the others (Windows linked by mingw-w64 gcc, macOS by rust-lld), so that cargo schedules
-//! each invocation's crates side by side on the available cores. A model with `own_build`
-//! (PlanarContact) gets its own pair of invocations after them. Both are the same on every run,
+//! each invocation's crates side by side on the available cores. Both are the same on every run,
 //! and each target's settings are per-target variables (`CARGO_TARGET_<TRIPLE>_LINKER`,
 //! `..._RUSTFLAGS`), so the host's build scripts and proc macros keep their fingerprints and a run
 //! with nothing changed compiles nothing.
@@ -27,45 +26,41 @@ use crate::{apt, cargo, root, run, target_dir, Result};
 /// The linker of the Windows binaries (Debian's gcc-mingw-w64-x86-64).
 pub const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
 
-/// Builds every model's release library and the unwinding probe for `platforms`: for each group of
-/// packages ([`package_groups`]), one invocation for the zig-linked platforms and one for the
-/// others.
+/// Builds every model's release library and the unwinding probe for `platforms` ([`packages`]),
+/// in one invocation for the zig-linked platforms and one for the others.
 pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
     ensure_rust_targets(platforms)?;
     let zig: Vec<&Platform> = platforms.iter().copied().filter(|p| matches!(p.build, Build::Zig { .. })).collect();
     let others: Vec<&Platform> = platforms.iter().copied().filter(|p| !matches!(p.build, Build::Zig { .. })).collect();
-    for packages in package_groups() {
-        let target_dir = platforms::package_target_dir(packages[packages.len() - 1]);
-        let mut arguments = vec!["--lib".to_string(), "--target-dir".to_string(), target_dir.display().to_string()];
-        for package in &packages {
-            arguments.extend(["--package".to_string(), package.to_string()]);
-        }
-        if !zig.is_empty() {
-            let targets: Vec<String> = zig.iter().map(|p| p.cargo_target()).collect();
-            println!("==> building {} (release; cargo zigbuild: {})", packages.join(", "), targets.join(", "));
-            run(toolchain.release_build(&targets).args(&arguments).current_dir(root()))?;
-        }
-        if !others.is_empty() {
-            let (mut command, how) = cargo_build(toolchain, &others)?;
-            println!("==> building {} (release; cargo: {})", packages.join(", "), how.join(", "));
-            run(command.args(&arguments).current_dir(root()))?;
-        }
+    let packages = packages();
+    let mut arguments = vec!["--lib".to_string(), "--target-dir".to_string(), target_dir().display().to_string()];
+    for package in &packages {
+        arguments.extend(["--package".to_string(), package.to_string()]);
+    }
+    if !zig.is_empty() {
+        let targets: Vec<String> = zig.iter().map(|p| p.cargo_target()).collect();
+        println!("==> building {} (release; cargo zigbuild: {})", packages.join(", "), targets.join(", "));
+        run(toolchain.release_build(&targets).args(&arguments).current_dir(root()))?;
+    }
+    if !others.is_empty() {
+        let (mut command, how) = cargo_build(toolchain, &others)?;
+        println!("==> building {} (release; cargo: {})", packages.join(", "), how.join(", "));
+        run(command.args(&arguments).current_dir(root()))?;
     }
     Ok(())
 }
 
-/// The packages built together: the unwinding probe and every model without `own_build`, then
-/// each model with `own_build` alone, in its own target directory
-/// ([`platforms::package_target_dir`]): it links contact_force's rlib without its exports, and
-/// cargo unifies features within one invocation.
-fn package_groups() -> Vec<Vec<&'static str>> {
-    let mut shared: Vec<&'static str> = vec!["unwind_probe"];
-    for model in MODELS.iter().filter(|m| !m.own_build) {
-        if !shared.contains(&model.package) {
-            shared.push(model.package);
+/// The packages built together: the unwinding probe and every model's package, once each. No
+/// model links another's library (the physics they share is the `contact_physics` crate), so
+/// one invocation builds them all in the target directory, features unified without harm.
+fn packages() -> Vec<&'static str> {
+    let mut packages: Vec<&'static str> = vec!["unwind_probe"];
+    for model in MODELS {
+        if !packages.contains(&model.package) {
+            packages.push(model.package);
         }
     }
-    std::iter::once(shared).chain(MODELS.iter().filter(|m| m.own_build).map(|m| vec![m.package])).collect()
+    packages
 }
 
 /// `cargo build --release --target T...` for the platforms cargo links without zig, with each
@@ -163,18 +158,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_model_is_built_once_and_own_builds_alone() {
-        let groups = package_groups();
-        assert_eq!(groups[0][0], "unwind_probe");
-        let built: Vec<&str> = groups.iter().flatten().copied().filter(|p| *p != "unwind_probe").collect();
+    fn every_model_is_built_once() {
+        let packages = packages();
+        assert_eq!(packages[0], "unwind_probe");
+        let built: Vec<&str> = packages.iter().copied().filter(|p| *p != "unwind_probe").collect();
         let mut models: Vec<&str> = MODELS.iter().map(|m| m.package).collect();
         let mut sorted = built.clone();
         sorted.sort();
         models.sort();
         models.dedup();
         assert_eq!(sorted, models);
-        for model in MODELS.iter().filter(|m| m.own_build) {
-            assert!(groups[1..].contains(&vec![model.package]), "{} alone", model.package);
-        }
+        assert_eq!(built.len(), models.len(), "a package built twice: {built:?}");
     }
 }

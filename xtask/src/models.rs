@@ -7,10 +7,6 @@ pub struct Model {
     /// The cargo package whose cdylib is the binary of both FMUs (default features: both APIs);
     /// several models may share one (a model and its extension, `fmi_export::Extension`).
     pub package: &'static str,
-    /// Built in a cargo invocation of its own: the package links contact_force's rlib with
-    /// `default-features = false`, and features unify within one invocation, so built beside
-    /// contact_force its binary would also hold ContactForce's FMI exports (the same names).
-    pub own_build: bool,
     /// Folder (relative to the workspace root) of the committed `fmi2.xml` and `fmi3.xml`.
     pub model_descriptions: &'static str,
     pub fmi2_xml: fn() -> String,
@@ -23,7 +19,6 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "ContactForce",
         package: "contact_force",
-        own_build: false,
         model_descriptions: "modelDescription",
         fmi2_xml: contact_force::fmi::fmi2_xml,
         fmi3_xml: contact_force::fmi::fmi3_xml,
@@ -35,7 +30,6 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "ContactForceProvidedLaws",
         package: "contact_force",
-        own_build: false,
         model_descriptions: "modelDescription/provided_laws",
         fmi2_xml: contact_force::fmi::fmi2_extension_xml,
         fmi3_xml: contact_force::fmi::fmi3_extension_xml,
@@ -44,7 +38,6 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "RigidBody",
         package: "rigid_body",
-        own_build: false,
         model_descriptions: "rigid_body/modelDescription",
         fmi2_xml: rigid_body::fmi::fmi2_xml,
         fmi3_xml: rigid_body::fmi::fmi3_xml,
@@ -53,7 +46,6 @@ pub const MODELS: &[Model] = &[
     Model {
         name: "PlanarContact",
         package: "planar_contact",
-        own_build: true,
         model_descriptions: "planar_contact/modelDescription",
         fmi2_xml: planar_contact::fmi::fmi2_xml,
         fmi3_xml: planar_contact::fmi::fmi3_xml,

@@ -15,7 +15,6 @@
 
 use std::path::PathBuf;
 
-use crate::models::MODELS;
 use crate::target_dir;
 
 /// How a platform's binaries are linked.
@@ -172,10 +171,10 @@ impl Platform {
     }
 
     /// The file cargo writes for the cdylib of `package` (`lib<p>.so`, `<p>.dll`, `lib<p>.dylib`),
-    /// in the package's target directory ([`package_target_dir`]).
+    /// in the target directory.
     pub fn built_library(&self, package: &str) -> PathBuf {
         let prefix = if self.format == Format::Pe { "" } else { "lib" };
-        let release = package_target_dir(package).join(self.triple).join("release");
+        let release = target_dir().join(self.triple).join("release");
         release.join(format!("{prefix}{package}.{}", self.format.extension()))
     }
 
@@ -185,17 +184,6 @@ impl Platform {
     }
 }
 
-/// Where cargo builds `package`: the target directory, or for a model with `own_build` one of its
-/// own (`target/own/<package>`). A model with `own_build` links contact_force with other features,
-/// and both builds of contact_force would write its cdylib to the same file in one directory, so
-/// that each run would rebuild both.
-pub fn package_target_dir(package: &str) -> PathBuf {
-    if MODELS.iter().any(|m| m.package == package && m.own_build) {
-        target_dir().join("own").join(package)
-    } else {
-        target_dir()
-    }
-}
 
 /// The FMI 2 folders in table order, each with its rows (more than one: a universal binary).
 pub fn fmi2_folders<'a>(platforms: &[&'a Platform]) -> Vec<(&'static str, Vec<&'a Platform>)> {
