@@ -197,35 +197,8 @@ impl Default for Parameters {
     }
 }
 
-/// A parameter value the block refuses, with the rule it breaks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ParameterError {
-    /// Interface name of the offending variable.
-    pub variable: String,
-    /// The value as the user gave it.
-    pub value: String,
-    /// The rule, as a sentence fragment ("must be > 0").
-    pub rule: String,
-}
-
-impl std::fmt::Display for ParameterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}: {}", self.variable, self.value, self.rule)
-    }
-}
-
-fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
-    ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
-}
-
-/// Checks `value` against a rule, naming the variable when it fails.
-fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), ParameterError> {
-    if ok && value.is_finite() {
-        Ok(())
-    } else {
-        Err(refuse(variable, value, rule))
-    }
-}
+pub use fmi_export::parameter::ParameterError;
+use fmi_export::parameter::{check, refuse};
 
 /// Builds the shape of one geometry from its parameters, reading its file if it has one.
 fn geometry(
