@@ -10,6 +10,7 @@ mod coupling;
 mod early_return;
 mod exchange;
 mod input_derivatives;
+pub mod point_slots;
 
 pub use coupling::{Coupling, Drift};
 pub use exchange::{Locals, DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};

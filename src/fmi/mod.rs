@@ -6,6 +6,7 @@ use crate::model::Model;
 
 mod flat;
 mod model;
+pub mod point_states;
 
 pub use model::exported;
 

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::block::INPUT_COUNT;
+use super::point_states;
 use crate::model::{Coupling, Model, ModelError};
-use crate::physics::contact::PointState;
 
 impl fmi_export::FmuModel for Model {
     const NAME: &'static str = crate::variables::MODEL_NAME;
@@ -146,17 +146,11 @@ impl fmi_export::FmuModel for Model {
         Model::has_warnings(self)
     }
 
-    /// The stateful laws' point states: a count, then per point the deflection (3 numbers), the
-    /// onset speed and the slipping flag; then the 26 input derivatives.
+    /// The stateful laws' point states ([`point_states`]: a count, then per point the
+    /// deflection (3 numbers), the onset speed and the slipping flag); then the 26 input
+    /// derivatives and what StepAverage carries over.
     fn write_internal_state(&self, out: &mut Vec<u8>) {
-        let states = self.point_states();
-        out.extend_from_slice(&(states.len() as u64).to_le_bytes());
-        for state in states {
-            for x in state.tangential.deflection.iter().chain(std::iter::once(&state.onset_speed)) {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-            out.push(u8::from(state.tangential.slipping));
-        }
+        point_states::write(self.point_states(), out);
         for x in self.input_derivatives() {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -164,24 +158,7 @@ impl fmi_export::FmuModel for Model {
     }
 
     fn read_internal_state(&mut self, reader: &mut fmi_export::table::Reader<'_>) -> Result<(), String> {
-        let count = reader.u64()?;
-        // Each point state takes 33 bytes; a count the bytes cannot hold is damage, not a size.
-        if count > (reader.remaining() / 33) as u64 {
-            return Err("the serialized FMU state is truncated".to_string());
-        }
-        let mut states = Vec::with_capacity(count as usize);
-        for _ in 0..count {
-            let mut state = PointState::default();
-            for x in state.tangential.deflection.iter_mut() {
-                *x = reader.f64()?;
-            }
-            state.onset_speed = reader.f64()?;
-            state.tangential.slipping = reader.take(1)?[0] != 0;
-            if !state.onset_speed.is_finite() || state.tangential.deflection.iter().any(|x| !x.is_finite()) {
-                return Err("the serialized FMU state holds a non-finite contact state".to_string());
-            }
-            states.push(state);
-        }
+        let states = point_states::read(reader)?;
         let mut derivatives = [0.0; INPUT_COUNT];
         for x in derivatives.iter_mut() {
             *x = reader.f64()?;
