@@ -3,12 +3,11 @@
 //! as an FMU: co-simulation steps as one transaction, Model Exchange through ContactForce's point
 //! slots, and the FMU state in ContactForce's bytes.
 
-use std::path::{Path, PathBuf};
-
 use contact_force::fmi::point_states;
-use contact_force::model::{check_substeps, point_slots};
+use contact_force::model::point_slots::{self, SlotModel};
+use contact_force::model::check_substeps;
 use contact_force::physics::contact::PointState;
-use fmi_export::table::{Reader, Table};
+use fmi_export::table::Reader;
 use fmi_export::transaction::transaction;
 use fmi_export::{FmuModel, ModelError};
 
@@ -23,33 +22,7 @@ impl FmuModel for Model {
         "Planar contact block: contact force and torque between two bodies held in one plane, from their planar poses and twists";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
-    fn build_table() -> Table<Model> {
-        crate::variables::build()
-    }
-
-    fn table() -> &'static Table<Model> {
-        crate::variables::table()
-    }
-
-    fn new(resources: Option<PathBuf>) -> Self {
-        Model { resources, ..Model::default() }
-    }
-
-    fn resources(&self) -> Option<&Path> {
-        self.resources.as_deref()
-    }
-
-    fn set_resources(&mut self, resources: Option<PathBuf>) {
-        self.resources = resources;
-    }
-
-    fn time(&self) -> f64 {
-        self.time
-    }
-
-    fn set_time(&mut self, time: f64) {
-        self.time = time;
-    }
+    fmi_export::model_fields!(crate::variables);
 
     fn inputs_changed(&mut self) {
         self.outputs_valid = false;
@@ -153,19 +126,11 @@ impl FmuModel for Model {
     }
 
     fn update_discrete_states(&mut self) -> Result<bool, ModelError> {
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        let (changed, any) = point_slots::event_update(&forces, &laws, &mut self.states);
-        if any {
-            self.outputs_valid = false;
-        }
-        Ok(changed)
+        self.update_slot_events()
     }
 
     fn step_event(&mut self) -> Result<bool, ModelError> {
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        Ok(point_slots::needs_event(&forces, &laws, &self.states))
+        self.slot_needs_event()
     }
 
     fn state_nominal(&self, _index: usize) -> f64 {

@@ -101,3 +101,5 @@ impl Rollback for Model {
         self.outputs_valid = false;
     }
 }
+
+contact_force::slot_model!(Model, ModelError);

@@ -10,7 +10,7 @@ use contact_force::block::{FrictionParameters, NormalParameters};
 use contact_force::variables::{friction_rows, item_rows, normal_rows, solver_row, LawParameters, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
 use fmi_export::table::{Access, Causality, EnumerationType, Table, ValueType, Variable};
 
-use crate::block::{GeometryParameters, Wrench};
+use crate::block::Wrench;
 use crate::model::Model;
 use crate::shape::PlanarShapeKind;
 
@@ -153,28 +153,22 @@ fn build_table() -> Vec<V> {
     }
     point_outputs!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
-    fn geometry_a(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_a
-    }
-    fn geometry_b(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_b
-    }
     macro_rules! geometry {
         ($prefix:literal, $base:expr, $g:ident, $body:literal) => {
             [
-                V::enumeration(concat!($prefix, ".shape"), $base, &PLANAR_SHAPE, concat!("Shape of ", $body, "'s planar contact geometry"), |m| &mut $g(m).shape),
-                V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Circle, Arc)", |m| std::slice::from_mut(&mut $g(m).radius)).min(0.0),
-                V::parameter(concat!($prefix, ".length"), $base + 2, "m", "Length along the local x axis (Segment)", |m| std::slice::from_mut(&mut $g(m).length)).min(0.0),
+                V::enumeration(concat!($prefix, ".shape"), $base, &PLANAR_SHAPE, concat!("Shape of ", $body, "'s planar contact geometry"), |m| &mut m.parameters.$g.shape),
+                V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Circle, Arc)", |m| std::slice::from_mut(&mut m.parameters.$g.radius)).min(0.0),
+                V::parameter(concat!($prefix, ".length"), $base + 2, "m", "Length along the local x axis (Segment)", |m| std::slice::from_mut(&mut m.parameters.$g.length)).min(0.0),
                 V::float(concat!($prefix, ".angles"), $base + 3, 2, Causality::Parameter, "rad",
-                    "Start and end angle of an Arc, counter-clockwise from the local x axis (end - start in (0, 2 pi])", |m| &mut $g(m).angles),
+                    "Start and end angle of an Arc, counter-clockwise from the local x axis (end - start in (0, 2 pi])", |m| &mut m.parameters.$g.angles),
                 V::string_parameter(concat!($prefix, ".file"), $base + 5,
-                    "Points file of a Polyline or Curve (x y per line): a path in the FMU's resources folder or absolute", |m| &mut $g(m).file),
+                    "Points file of a Polyline or Curve (x y per line): a path in the FMU's resources folder or absolute", |m| &mut m.parameters.$g.file),
                 V::boolean_parameter(concat!($prefix, ".closed"), $base + 6,
-                    "Polyline, Curve: the last point joins the first and the region inside is solid (false: an open wall)", |m| &mut $g(m).closed),
+                    "Polyline, Curve: the last point joins the first and the region inside is solid (false: an open wall)", |m| &mut m.parameters.$g.closed),
                 V::float(concat!($prefix, ".r"), $base + 7, 2, Causality::Parameter, "m",
-                    concat!("Position of the geometry frame in ", $body, "'s body frame"), |m| &mut $g(m).r),
+                    concat!("Position of the geometry frame in ", $body, "'s body frame"), |m| &mut m.parameters.$g.r),
                 V::parameter(concat!($prefix, ".phi"), $base + 9, "rad", concat!("Angle of the geometry frame in ", $body, "'s body frame"),
-                    |m| std::slice::from_mut(&mut $g(m).phi)),
+                    |m| std::slice::from_mut(&mut m.parameters.$g.phi)),
             ]
         };
     }

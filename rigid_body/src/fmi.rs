@@ -2,9 +2,7 @@
 //! feature, both in the FMU binary (see the root crate's `fmi` module), and the model's lifecycle
 //! as an FMU (co-simulation steps, Model Exchange's events, the FMU state).
 
-use std::path::{Path, PathBuf};
-
-use fmi_export::table::{Reader, Table};
+use fmi_export::table::Reader;
 use fmi_export::{FmuModel, ModelError};
 
 use crate::joint::JointKind;
@@ -19,33 +17,7 @@ impl FmuModel for Model {
         "A rigid body, free or jointed to the world, with its frame at the centre of mass, driven by a world-resolved force and torque";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
-    fn build_table() -> Table<Model> {
-        crate::variables::build()
-    }
-
-    fn table() -> &'static Table<Model> {
-        crate::variables::table()
-    }
-
-    fn new(resources: Option<PathBuf>) -> Self {
-        Model { resources, ..Model::default() }
-    }
-
-    fn resources(&self) -> Option<&Path> {
-        self.resources.as_deref()
-    }
-
-    fn set_resources(&mut self, resources: Option<PathBuf>) {
-        self.resources = resources;
-    }
-
-    fn time(&self) -> f64 {
-        self.time
-    }
-
-    fn set_time(&mut self, time: f64) {
-        self.time = time;
-    }
+    fmi_export::model_fields!(crate::variables);
 
     fn inputs_changed(&mut self) {}
 

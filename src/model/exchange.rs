@@ -10,7 +10,7 @@
 //! corners), so a slot does not come and go while the integrator runs; a point cloud's first
 //! points keep their ids too.
 
-use super::point_slots::{self, deflection_nominal};
+use super::point_slots::{self, deflection_nominal, SlotModel};
 use super::{Model, ModelError};
 use crate::block::POINT_OUTPUTS;
 use crate::physics::contact::PointForce;
@@ -62,21 +62,13 @@ impl Model {
     /// Event Mode: the discrete states of every slot for the current instant; true when a
     /// deflection (a continuous state) changed.
     pub fn update_discrete_states(&mut self) -> Result<bool, ModelError> {
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        let (changed, any) = point_slots::event_update(&forces, &laws, &mut self.states);
-        if any {
-            self.outputs_valid = false;
-        }
-        Ok(changed)
+        self.update_slot_events()
     }
 
     /// After an integrator step: true when a slot needs Event Mode (a step event).
     pub fn step_event(&mut self) -> Result<bool, ModelError> {
         self.start();
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        Ok(point_slots::needs_event(&forces, &laws, &self.states))
+        self.slot_needs_event()
     }
 
     /// Refuses what Model Exchange cannot integrate: a stateful law on a pair that can have more
@@ -112,3 +104,5 @@ impl Model {
         deflection_nominal(self.parameters.friction.law, self.parameters.friction.max_deformation)
     }
 }
+
+crate::slot_model!(Model, ModelError);

@@ -72,6 +72,67 @@ impl<const D: usize> Locals<D> {
     }
 }
 
+/// A model with point slots: it gives the point of each slot and keeps their states; Event Mode
+/// and the step events are then the same for every such model.
+pub trait SlotModel {
+    type Error;
+
+    /// The point of each slot (`None`: no point with that id) for the current inputs and states,
+    /// and the laws at them.
+    fn slot_points(&mut self) -> Result<([Option<PointForce>; POINT_OUTPUTS], Laws), Self::Error>;
+
+    /// The points' states, indexed like the points (at least [`POINT_OUTPUTS`] long).
+    fn slot_states(&mut self) -> &mut [PointState];
+
+    /// A state changed: the outputs are stale.
+    fn slot_states_changed(&mut self);
+
+    /// Event Mode: the discrete states of every slot for the current instant; true when a
+    /// deflection (a continuous state) changed.
+    fn update_slot_events(&mut self) -> Result<bool, Self::Error> {
+        let (forces, laws) = self.slot_points()?;
+        let (changed, any) = event_update(&forces, &laws, self.slot_states());
+        if any {
+            self.slot_states_changed();
+        }
+        Ok(changed)
+    }
+
+    /// After an integrator step: true when a slot needs Event Mode (a step event).
+    fn slot_needs_event(&mut self) -> Result<bool, Self::Error> {
+        let (forces, laws) = self.slot_points()?;
+        Ok(needs_event(&forces, &laws, self.slot_states()))
+    }
+}
+
+/// `impl SlotModel for $model` (with `Error = $error`) for a model whose struct has the fields
+/// `states: Vec<PointState>`, `outputs_valid: bool` and `block: Option<_>` (a block with
+/// `laws()`), and a method `slot_forces(&mut self)` giving the point of each slot. Invoke it in
+/// the model's own module.
+#[macro_export]
+macro_rules! slot_model {
+    ($model:ty, $error:ty) => {
+        impl $crate::model::point_slots::SlotModel for $model {
+            type Error = $error;
+
+            fn slot_points(
+                &mut self,
+            ) -> Result<([Option<$crate::physics::contact::PointForce>; $crate::block::POINT_OUTPUTS], $crate::physics::contact::Laws), $error> {
+                let forces = self.slot_forces()?;
+                Ok((forces, *self.block.as_ref().expect("the slots' points built the block").laws()))
+            }
+
+            fn slot_states(&mut self) -> &mut [$crate::physics::contact::PointState] {
+                &mut self.states
+            }
+
+            fn slot_states_changed(&mut self) {
+                self.outputs_valid = false;
+            }
+        }
+    };
+}
+
 /// Event Mode: the discrete states of every slot with a point for the current instant. Answers
 /// (a deflection, a continuous state, changed; some slot's state changed at all).
 pub fn event_update(forces: &[Option<PointForce>; POINT_OUTPUTS], laws: &Laws, states: &mut [PointState]) -> (bool, bool) {

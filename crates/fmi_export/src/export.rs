@@ -88,3 +88,41 @@ macro_rules! export_fmu {
         }
     };
 }
+
+/// The items of `impl FmuModel for Model` that a model whose `Model` has the fields
+/// `time: f64` and `resources: Option<PathBuf>` and a `Default` writes alike: `build_table` and
+/// `table` from its variables module (`build()`, `table()`), `new`, `resources`,
+/// `set_resources`, `time` and `set_time`. Invoke it inside the impl:
+/// `fmi_export::model_fields!(crate::variables);`.
+#[macro_export]
+macro_rules! model_fields {
+    ($($variables:ident)::+) => {
+        fn build_table() -> $crate::table::Table<Self> {
+            $($variables)::+::build()
+        }
+
+        fn table() -> &'static $crate::table::Table<Self> {
+            $($variables)::+::table()
+        }
+
+        fn new(resources: Option<std::path::PathBuf>) -> Self {
+            Self { resources, ..Self::default() }
+        }
+
+        fn resources(&self) -> Option<&std::path::Path> {
+            self.resources.as_deref()
+        }
+
+        fn set_resources(&mut self, resources: Option<std::path::PathBuf>) {
+            self.resources = resources;
+        }
+
+        fn time(&self) -> f64 {
+            self.time
+        }
+
+        fn set_time(&mut self, time: f64) {
+            self.time = time;
+        }
+    };
+}
