@@ -13,7 +13,7 @@ use crate::log::{self, Env};
 use crate::states::{self, V2};
 use crate::values::{exact, ptr, ptr_mut};
 use crate::{category_index, category_strings, check_enumeration, check_f64, check_strings, check_unsupported, step_time, text_strings};
-use crate::{Call, Instance, Model, Run, SizeChoice, Ty, STATE_SLOTS};
+use crate::{Call, Instance, Model, Run, Ty, STATE_SLOTS};
 
 #[derive(Arbitrary, Debug)]
 pub struct Instantiate {

@@ -17,11 +17,23 @@ use crate::{Call, Instance, Run, SizeChoice, STATE_SLOTS};
 pub trait StateApi {
     /// `fmi2GetFMUstate` or `fmi3GetFMUState`, and so on.
     const NAMES: [&'static str; 6];
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn get(c: *mut c_void, state: *mut *mut c_void) -> Status;
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn set(c: *mut c_void, state: *mut c_void) -> Status;
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn free(c: *mut c_void, state: *mut *mut c_void) -> Status;
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn size(c: *mut c_void, state: *mut c_void, size: *mut usize) -> Status;
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn serialize(c: *mut c_void, state: *mut c_void, bytes: *mut u8, size: usize) -> Status;
+    /// # Safety
+    /// The arguments keep the contract of the standard's function.
     unsafe fn deserialize(c: *mut c_void, bytes: *const u8, size: usize, state: *mut *mut c_void) -> Status;
 }
 
