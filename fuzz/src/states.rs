@@ -120,7 +120,7 @@ fn target(instance: Option<&mut Instance>, slot: u8, null: bool, scratch: &mut *
 
 /// Makes the FMU-state call `call` on `c` (null when `instance` is `None`) and checks what came
 /// back; `None` when `call` is no FMU-state call.
-pub fn call<S: StateApi>(c: *mut c_void, mut instance: Option<&mut Instance>, call: &Call, run: &mut Run) -> Option<Status> {
+pub(crate) fn call<S: StateApi>(c: *mut c_void, mut instance: Option<&mut Instance>, call: &Call, run: &mut Run) -> Option<Status> {
     let [get, _, free, size_name, serialize, deserialize] = S::NAMES;
     let status = match call {
         Call::GetState { slot, null } => {
@@ -194,7 +194,7 @@ pub fn call<S: StateApi>(c: *mut c_void, mut instance: Option<&mut Instance>, ca
 }
 
 /// Frees every state the instance still holds (before FreeInstance).
-pub fn free_all<S: StateApi>(instance: &mut Instance) {
+pub(crate) fn free_all<S: StateApi>(instance: &mut Instance) {
     let free = S::NAMES[2];
     for slot in 0..STATE_SLOTS {
         if !instance.states[slot].is_null() {
