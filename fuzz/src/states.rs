@@ -182,7 +182,7 @@ pub(crate) fn call<S: StateApi>(c: *mut c_void, mut instance: Option<&mut Instan
         Call::Deserialize { bytes, slot, null_target, null_bytes } => {
             let bytes = bytes.make(&run.saved).into_boxed_slice();
             let mut scratch = std::ptr::null_mut();
-            let target = target(instance.as_deref_mut(), *slot, *null_target, &mut scratch);
+            let target = target(instance, *slot, *null_target, &mut scratch);
             // SAFETY: exactly `len` readable bytes (or null); the target as in GetFMUState.
             let status = unsafe { S::deserialize(c, ptr(&bytes, *null_bytes), bytes.len(), target) };
             assert!(scratch.is_null(), "{deserialize} on a null instance made a state");
