@@ -6,16 +6,17 @@
 //! xtask and the tests.
 
 /// One `#[no_mangle] extern "C"` function per signature, each calling
-/// `$crate::<module>::<name>::<Model>` with its arguments in order. `safe { ... }` lists the
-/// functions without pointer arguments (`fmiXGetVersion`...), `unsafe { ... }` the others.
+/// `$crate::<module>::<name>::<Model>` with its arguments in order. `safe_functions { ... }` lists
+/// the functions without pointer arguments (`fmiXGetVersion`...), `unsafe_functions { ... }` the
+/// others.
 /// Not meant to be called but through `export_fmi2!` / `export_fmi3!`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! forward_fmi_functions {
     (
         $module:ident, $version:literal, $model:ty;
-        safe { $(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;)* }
-        unsafe { $(fn $uname:ident($($uarg:ident: $uty:ty),* $(,)?) $(-> $uret:ty)?;)* }
+        safe_functions { $(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;)* }
+        unsafe_functions { $(fn $uname:ident($($uarg:ident: $uty:ty),* $(,)?) $(-> $uret:ty)?;)* }
     ) => {
         $(
             #[doc = concat!("`", stringify!($name), "` of the FMI ", $version, " standard.")]

@@ -676,11 +676,11 @@ macro_rules! export_fmi2 {
         use $crate::fmi2::abi::*;
         $crate::forward_fmi_functions! {
             fmi2, "2.0", $model;
-            safe {
+            safe_functions {
                 fn fmi2GetTypesPlatform() -> *const c_char;
                 fn fmi2GetVersion() -> *const c_char;
             }
-            unsafe {
+            unsafe_functions {
                 fn fmi2SetDebugLogging(c: Fmi2Component, loggingOn: Fmi2Boolean, nCategories: usize, categories: *const Fmi2String) -> Status;
                 fn fmi2Instantiate(instanceName: Fmi2String, fmuType: c_int, fmuGUID: Fmi2String, fmuResourceLocation: Fmi2String, functions: *const Fmi2CallbackFunctions, _visible: Fmi2Boolean, loggingOn: Fmi2Boolean) -> Fmi2Component;
                 fn fmi2FreeInstance(c: Fmi2Component);

@@ -1433,10 +1433,10 @@ macro_rules! export_fmi3 {
         use $crate::fmi3::abi::*;
         $crate::forward_fmi_functions! {
             fmi3, "3.0", $model;
-            safe {
+            safe_functions {
                 fn fmi3GetVersion() -> *const c_char;
             }
-            unsafe {
+            unsafe_functions {
                 fn fmi3SetDebugLogging(instance: Fmi3Instance, loggingOn: Fmi3Boolean, nCategories: usize, categories: *const Fmi3String) -> Status;
                 fn fmi3InstantiateModelExchange(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>) -> Fmi3Instance;
                 fn fmi3InstantiateCoSimulation(instanceName: Fmi3String, instantiationToken: Fmi3String, resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, eventModeUsed: Fmi3Boolean, _earlyReturnAllowed: Fmi3Boolean, _requiredIntermediateVariables: *const Fmi3ValueReference, _nRequiredIntermediateVariables: usize, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>) -> Fmi3Instance;
