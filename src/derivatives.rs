@@ -8,7 +8,8 @@
 use fmi_export::{DerivativeError, ModelError as FmiModelError};
 
 use crate::block::jacobian::{DerivativeError as BlockError, DERIVATIVE_OUTPUTS, INPUTS, PROVIDED_INPUTS};
-use crate::model::{exported, Model};
+use crate::fmi::exported;
+use crate::model::Model;
 use crate::variables::provided_input_index;
 
 /// Value references of [`DERIVATIVE_OUTPUTS`], in its order.

@@ -17,11 +17,27 @@ use fmi_export::table::Table;
 
 use crate::block::{BodyParameters, CouplingMode, GeometryParameters, Wrench};
 use crate::model::Model;
-use crate::physics::enums::EnumItem;
-use crate::physics::friction::FrictionLawKind;
 use crate::physics::material::MaterialPair;
-use crate::physics::normal::{NormalLawKind, RestitutionModel};
+
 use crate::physics::shape::ShapeKind;
+
+
+
+/// What ContactForce says of the laws' parameters where another model says otherwise.
+const LAW_ROW_NOTES: LawRowNotes =
+    LawRowNotes { normal_law: "Normal force law", friction_law: "Friction law", rolling: "Rolling resistance coefficient mu_r (0 = off)", spin_torque: true };
+
+impl LawParameters for Model {
+    fn normal_parameters(&mut self) -> &mut crate::block::NormalParameters {
+        &mut self.parameters.normal
+    }
+    fn friction_parameters(&mut self) -> &mut crate::block::FrictionParameters {
+        &mut self.parameters.friction
+    }
+    fn solver_max_step(&mut self) -> &mut f64 {
+        &mut self.parameters.solver_max_step
+    }
+}
 
 pub const MODEL_NAME: &str = "ContactForce";
 pub const MODEL_DESCRIPTION: &str =
@@ -34,31 +50,10 @@ pub const EXTENSION_NAME: &str = "ContactForceProvidedLaws";
 pub const EXTENSION_DESCRIPTION: &str =
     "Rigid-body contact block with the inputs and outputs of normal and friction laws provided by input, per contact point";
 
-/// The items of a stable enumeration as the (value, name, description) rows of an FMI
-/// enumeration type, computed at compile time (constant data, no heap).
-const fn item_rows<const N: usize>(items: &[EnumItem]) -> [(i64, &'static str, &'static str); N] {
-    let mut rows = [(0, "", ""); N];
-    let mut i = 0;
-    while i < N {
-        rows[i] = (items[i].value, items[i].name, items[i].description);
-        i += 1;
-    }
-    rows
-}
-
-/// An FMI enumeration type of a stable enumeration, as constant data.
-macro_rules! enumeration_type {
-    ($name:literal, $description:literal, $kind:ty) => {{
-        const ROWS: [(i64, &str, &str); <$kind>::ITEMS.len()] = item_rows(<$kind>::ITEMS);
-        EnumerationType { name: $name, description: $description, items: &ROWS }
-    }};
-}
+pub use contact_fmi::enumeration_type;
+pub use contact_fmi::law_rows::{friction_rows, item_rows, normal_rows, solver_row, LawParameters, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
 
 pub static SHAPE: EnumerationType = enumeration_type!("Shape", "Shape of a contact geometry", ShapeKind);
-pub static NORMAL_LAW: EnumerationType = enumeration_type!("NormalLaw", "Normal force law", NormalLawKind);
-pub static RESTITUTION_MODEL: EnumerationType =
-    enumeration_type!("RestitutionModel", "Damping from the coefficient of restitution", RestitutionModel);
-pub static FRICTION_LAW: EnumerationType = enumeration_type!("FrictionLaw", "Friction law", FrictionLawKind);
 pub static COUPLING_MODE: EnumerationType =
     enumeration_type!("CouplingMode", "How the outputs couple over a communication step", CouplingMode);
 pub static MATERIAL_PAIR: EnumerationType =
@@ -396,75 +391,13 @@ fn build_table() -> Vec<Variable<Model>> {
     t.extend(geometry!("geometry_a", 200, geometry_a, "A"));
     t.extend(geometry!("geometry_b", 250, geometry_b, "B"));
 
-    // Normal force parameters (value references 300 to 399).
-    macro_rules! normal {
-        ($field:ident) => {
-            |m: &mut Model| std::slice::from_mut(&mut m.parameters.normal.$field)
-        };
-    }
-    t.extend([
-        V::enumeration("normal.law", 300, &NORMAL_LAW, "Normal force law", |m| &mut m.parameters.normal.law),
-        // The stiffness and damping mean different quantities under different laws (k d, k d^n,
-        // K sqrt(d) d), and FMI gives a variable one unit whose BaseUnit exponents are integers, so
-        // they declare units by name only (no BaseUnit: an importer must not convert them) and the
-        // description says the unit under each law (docs/src/units.md).
-        V::parameter(
-            "normal.stiffness",
-            301,
-            "N/m^n",
-            "Contact stiffness k: N/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper; N/m^n with n = normal.exponent for HuntCrossley, Impact, Restitution; N/m^1.5 for GroundModel",
-            normal!(stiffness),
-        )
-        .min(0.0),
-        V::parameter(
-            "normal.damping",
-            302,
-            "N.s^q/m^(p+q)",
-            "Contact damping b: N.s/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper, Impact (maximum damping cmax); N.s^q/m^(p+q) with p = normal.damping_exponent, q = normal.velocity_exponent for HuntCrossley; N.s/m^1.5 for GroundModel; unused by Restitution",
-            normal!(damping),
-        )
-        .min(0.0),
-        V::parameter("normal.exponent", 303, "1", "Stiffness exponent n (HuntCrossley, Restitution; Impact: e)", normal!(exponent)).min(0.0),
-        V::parameter("normal.damping_exponent", 304, "1", "Depth exponent p of the damping term (HuntCrossley)", normal!(damping_exponent)).min(0.0),
-        V::parameter("normal.velocity_exponent", 305, "1", "Velocity exponent q of the damping term (HuntCrossley)", normal!(velocity_exponent))
-            .min(0.0),
-        V::parameter("normal.transition_width", 306, "m", "Transition region width w (SmoothSpringDamper)", normal!(transition_width)).min(0.0),
-        V::parameter("normal.full_damping_depth", 307, "m", "Depth dmax of full damping (Impact)", normal!(full_damping_depth)).min(0.0),
-        V::parameter("normal.restitution", 308, "1", "Coefficient of restitution e (Restitution)", normal!(restitution)).min(0.0).max(1.0),
-        V::enumeration("normal.restitution_model", 309, &RESTITUTION_MODEL, "Damping model of the Restitution law", |m| {
-            &mut m.parameters.normal.restitution_model
-        }),
-        V::parameter("normal.max_depth", 310, "m", "Depth beyond which a point counts as passed through (0 = off)", normal!(max_depth)).min(0.0),
-    ]);
-
-    // Friction parameters (value references 400 to 499).
-    macro_rules! friction {
-        ($field:ident) => {
-            |m: &mut Model| std::slice::from_mut(&mut m.parameters.friction.$field)
-        };
-    }
-    t.extend([
-        V::enumeration("friction.law", 400, &FRICTION_LAW, "Friction law", |m| &mut m.parameters.friction.law),
-        V::parameter("friction.mu_static", 401, "1", "Static friction coefficient mu_s", friction!(mu_static)).min(0.0),
-        V::parameter("friction.mu_dynamic", 402, "1", "Dynamic (kinetic) friction coefficient mu_d", friction!(mu_dynamic)).min(0.0),
-        V::parameter("friction.v_stiction", 403, "m/s", "Stiction (critical) velocity vs, vc or ve1", friction!(v_stiction)).min(0.0),
-        V::parameter("friction.v_transition", 404, "m/s", "Friction transition velocity vd or ve2", friction!(v_transition)).min(0.0),
-        V::parameter("friction.viscous", 405, "s/m", "Viscous friction coefficient kv (Stribeck)", friction!(viscous)).min(0.0),
-        V::parameter("friction.tanh_gain", 406, "s/m", "Gain k_mu of the Tanh law", friction!(tanh_gain)).min(0.0),
-        V::parameter("friction.stiffness", 407, "N/m1.5", "Tangential stiffness Kt of the ElasticCone law (N/m^1.5)", friction!(stiffness)).min(0.0),
-        V::parameter("friction.damping", 408, "N.s/m1.5", "Tangential damping Dt of the ElasticCone law (N.s/m^1.5)", friction!(damping)).min(0.0),
-        V::parameter("friction.max_deformation", 409, "m", "Tangential deformation at which stiction breaks (Stiction)", friction!(max_deformation))
-            .min(0.0),
-        V::parameter("friction.torque_radius", 410, "m", "Radius R of the spin friction torque (0 = off)", friction!(torque_radius)).min(0.0),
-        V::parameter("friction.rolling", 411, "1", "Rolling resistance coefficient mu_r (0 = off)", friction!(rolling)).min(0.0),
-        V::enumeration("material.pair", 500, &MATERIAL_PAIR, "Material pair preset for mu_s, mu_d and e", |m| {
-            &mut m.parameters.material_pair
-        }),
-        V::parameter("solver.max_step", 600, "s", "Largest internal sub-step of stateful laws within a communication step", |m| {
-            std::slice::from_mut(&mut m.parameters.solver_max_step)
-        })
-        .min(0.0),
-    ]);
+    // The laws' parameters (value references 300 to 411, then 600), as every contact model has them.
+    t.extend(normal_rows(&LAW_ROW_NOTES));
+    t.extend(friction_rows(&LAW_ROW_NOTES));
+    t.extend([V::enumeration("material.pair", 500, &MATERIAL_PAIR, "Material pair preset for mu_s, mu_d and e", |m| {
+        &mut m.parameters.material_pair
+    })]);
+    t.push(solver_row());
 
     // Coupling over a communication step (value references 700 to 799): the mode, and the
     // bodies' mass properties that StepAverage integrates with.

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates' source folders, relative to the workspace root.
-const CRATES: [&str; 8] = ["src", "crates/physics/src", "crates/fmi_export/src", "crates/unwind_probe/src", "rigid_body/src", "planar_contact/src", "cosim/src", "xtask/src"];
+const CRATES: [&str; 9] = ["src", "crates/physics/src", "crates/contact_fmi/src", "crates/fmi_export/src", "crates/unwind_probe/src", "rigid_body/src", "planar_contact/src", "cosim/src", "xtask/src"];
 
 /// Cycles that exist and are to be broken: (crate folder, the modules of the cycle, sorted, joined
 /// by " <-> ", why it is there). Remove an entry when its cycle is gone; never add one without a
@@ -28,8 +28,13 @@ const CRATES: [&str; 8] = ["src", "crates/physics/src", "crates/fmi_export/src",
 const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
     (
         "src",
-        "derivatives <-> model <-> variables",
-        "`impl FmuModel for Model` in src/model.rs reaches up to the variable table and the derivatives; issue 28 moves it to src/fmi/",
+        "derivatives <-> fmi",
+        "the derivatives ask `fmi::exported` which model is exported, and the FMI adapter evaluates the derivatives; the exported model belongs below both",
+    ),
+    (
+        "src",
+        "model <-> variables",
+        "the model names the extension (variables::EXTENSION_NAME) in the error that refuses provided laws, and the table's accessors reach into Model; the name belongs in the model layer",
     ),
     (
         "src",
@@ -47,8 +52,6 @@ const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
     ("crates/fmi_export/src", "instance <-> model_exchange", "the instance holds the Model Exchange layout, whose functions go through the instance's dispatch"),
     ("crates/fmi_export/src", "model <-> table", "the FmuModel trait names the table's types and the table is generic over FmuModel"),
     ("rigid_body/src", "body <-> integrator <-> joint", "ParameterError and the integrators' state live in body.rs, which uses both"),
-    ("rigid_body/src", "model <-> variables", "the table's accessors reach into Model, and Model builds its table; issue 28 moves the FmuModel glue"),
-    ("planar_contact/src", "model <-> variables", "as RigidBody's"),
     ("cosim/src", "master <-> recording <-> report", "the report formats the master's outcome, which the recording evaluates with the report's numbers"),
 ];
 

@@ -1,4 +1,4 @@
-//! Drives the FMI 2.0 and FMI 3.0 C APIs of ContactForce and RigidBody with the operation
+//! Drives the FMI 2.0 and FMI 3.0 C APIs of ContactForce, RigidBody and PlanarContact with the operation
 //! sequences of `contact_force_fuzz::Input` (see fuzz/README.md).
 
 #![no_main]

@@ -1,8 +1,8 @@
 //! Both FMI versions' C APIs as two traits, each implemented for ContactForce (through its exported
 //! functions, `contact_force::fmi::fmi2::*` and `fmi3::*`, the symbols an importer calls) and for
-//! RigidBody (through the generic functions of `fmi_export` that its exports wrap one to one: two
-//! crates exporting the same `#[no_mangle]` symbols cannot be linked into one binary, so RigidBody
-//! is built without its export features here).
+//! RigidBody and PlanarContact (through the generic functions of `fmi_export` that their exports
+//! wrap one to one: two crates exporting the same `#[no_mangle]` symbols cannot be linked into one
+//! binary, so they are built without their export features here).
 //!
 //! The signature lists are the standard's headers as `fmi_export`'s export macros declare them.
 
@@ -22,6 +22,8 @@ use contact_force::fmi::fmi3 as cf_fmi3;
 pub struct ContactForce;
 /// RigidBody, through the generic functions its exports call.
 pub struct RigidBody;
+/// PlanarContact, likewise.
+pub struct PlanarContact;
 
 macro_rules! fmi_api {
     ($trait:ident, $version:ident, $cf:ident; $( fn $name:ident ( $($arg:ident : $ty:ty),* ) $(-> $ret:ty)? ; )*) => {
@@ -46,14 +48,18 @@ macro_rules! fmi_api {
             )*
         }
 
-        impl $trait for RigidBody {
-            type Model = rigid_body::model::Model;
-            const NAME: &'static str = "RigidBody";
+        fmi_api!(@generic $trait, $version, RigidBody, rigid_body::model::Model, "RigidBody"; $( fn $name($($arg: $ty),*) $(-> $ret)?; )*);
+        fmi_api!(@generic $trait, $version, PlanarContact, planar_contact::model::Model, "PlanarContact"; $( fn $name($($arg: $ty),*) $(-> $ret)?; )*);
+    };
+    (@generic $trait:ident, $version:ident, $api:ident, $model:ty, $label:literal; $( fn $name:ident ( $($arg:ident : $ty:ty),* ) $(-> $ret:ty)? ; )*) => {
+        impl $trait for $api {
+            type Model = $model;
+            const NAME: &'static str = $label;
             $(
                 #[allow(unused_unsafe)]
                 unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
                     // SAFETY: the caller keeps the function's contract.
-                    unsafe { fmi_export::$version::$name::<rigid_body::model::Model>($($arg),*) }
+                    unsafe { fmi_export::$version::$name::<$model>($($arg),*) }
                 }
             )*
         }

@@ -9,13 +9,14 @@ use fmi_export::status::Status;
 use fmi_export::table::Causality;
 use fmi_export::FmuModel;
 
-use crate::api::{ContactForce, Fmi3Api, RigidBody};
+use crate::api::{ContactForce, Fmi3Api, PlanarContact, RigidBody};
 use crate::files::{c_string, resources, Files};
 use crate::fmi2::{Name, Token};
 use crate::log::{self, Env};
+use crate::states::{self, V3};
 use crate::values::{exact, ptr, ptr_mut, Count, Vr};
 use crate::{category_index, category_strings, check_enumeration, check_f64, check_strings, check_unsupported, step_time, text_strings};
-use crate::{Call, Instance, Model, Run, SizeChoice, Ty, STATE_SLOTS};
+use crate::{Call, Instance, Model, Run, Ty, STATE_SLOTS};
 
 #[derive(Arbitrary, Debug)]
 pub struct Instantiate {
@@ -115,6 +116,7 @@ pub fn instantiate(args: &Instantiate, files: &Files) -> Option<Instance> {
     match args.model {
         Model::ContactForce => instantiate_with::<ContactForce, <RigidBody as Fmi3Api>::Model>(args),
         Model::RigidBody => instantiate_with::<RigidBody, <ContactForce as Fmi3Api>::Model>(args),
+        Model::PlanarContact => instantiate_with::<PlanarContact, <ContactForce as Fmi3Api>::Model>(args),
     }
 }
 
@@ -187,21 +189,12 @@ pub fn free(instance: Instance) {
     match instance.model {
         Model::ContactForce => free_with::<ContactForce>(instance),
         Model::RigidBody => free_with::<RigidBody>(instance),
+        Model::PlanarContact => free_with::<PlanarContact>(instance),
     }
 }
 
 fn free_with<A: Fmi3Api>(mut instance: Instance) {
-    for slot in 0..STATE_SLOTS {
-        if !instance.states[slot].is_null() {
-            // SAFETY: a live instance and a state it made.
-            let status = unsafe { A::fmi3FreeFMUState(instance.pointer, &mut instance.states[slot]) };
-            log::check("fmi3FreeFMUState");
-            if !instance.fatal {
-                assert_eq!(status, Status::Ok, "fmi3FreeFMUState of a live state");
-                assert!(instance.states[slot].is_null(), "fmi3FreeFMUState returned OK and left the pointer set");
-            }
-        }
-    }
+    states::free_all::<V3<A>>(&mut instance);
     // SAFETY: a live instance, freed once and never used again.
     unsafe { A::fmi3FreeInstance(instance.pointer) };
     log::check("fmi3FreeInstance");
@@ -211,6 +204,7 @@ pub fn call(instance: &mut Instance, call: &Call, run: &mut Run) {
     match instance.model {
         Model::ContactForce => call_with::<ContactForce>(instance.pointer, Some(instance), call, run),
         Model::RigidBody => call_with::<RigidBody>(instance.pointer, Some(instance), call, run),
+        Model::PlanarContact => call_with::<PlanarContact>(instance.pointer, Some(instance), call, run),
     };
 }
 
@@ -218,6 +212,7 @@ pub fn call_null(model: Model, call: &Call, run: &mut Run) {
     let status = match model {
         Model::ContactForce => call_with::<ContactForce>(std::ptr::null_mut(), None, call, run),
         Model::RigidBody => call_with::<RigidBody>(std::ptr::null_mut(), None, call, run),
+        Model::PlanarContact => call_with::<PlanarContact>(std::ptr::null_mut(), None, call, run),
     };
     if let Some(status) = status {
         assert_eq!(status, Status::Error, "a call on a null instance must answer Error: {call:?}");
@@ -315,93 +310,12 @@ fn call_with<A: Fmi3Api>(c: *mut c_void, mut instance: Option<&mut Instance>, ca
             }
             Some(status)
         }
-        Call::GetState { slot, null } => {
-            let slot = usize::from(*slot) % STATE_SLOTS;
-            let mut scratch = std::ptr::null_mut();
-            let target: *mut *mut c_void = match instance.as_deref_mut() {
-                _ if *null => std::ptr::null_mut(),
-                Some(instance) => &mut instance.states[slot],
-                None => &mut scratch,
-            };
-            // SAFETY: the target is null or a slot holding null or a live state of this instance.
-            let status = unsafe { A::fmi3GetFMUState(c, target) };
-            assert!(scratch.is_null(), "fmi3GetFMUState on a null instance made a state");
-            if status == Status::Ok && !*null {
-                if let Some(instance) = instance.as_deref() {
-                    assert!(!instance.states[slot].is_null(), "fmi3GetFMUState returned OK and no state");
-                }
-            }
-            Some(status)
-        }
-        Call::SetState { slot, null } => {
-            let state = state_of(instance.as_deref(), *slot, *null);
-            // SAFETY: null or a live state of this instance.
-            Some(unsafe { A::fmi3SetFMUState(c, state) })
-        }
-        Call::FreeState { slot, null } => {
-            let slot = usize::from(*slot) % STATE_SLOTS;
-            let mut scratch = std::ptr::null_mut();
-            let target: *mut *mut c_void = match instance.as_deref_mut() {
-                _ if *null => std::ptr::null_mut(),
-                Some(instance) => &mut instance.states[slot],
-                None => &mut scratch,
-            };
-            // SAFETY: null, or a slot holding null or a live state of this instance.
-            let status = unsafe { A::fmi3FreeFMUState(c, target) };
-            if status == Status::Ok && !*null {
-                if let Some(instance) = instance.as_deref() {
-                    assert!(instance.states[slot].is_null(), "fmi3FreeFMUState returned OK and left the pointer set");
-                }
-            }
-            Some(status)
-        }
-        Call::StateSize { slot, null } => {
-            let state = state_of(instance.as_deref(), *slot, false);
-            let mut size = usize::MAX;
-            let size_ptr: *mut usize = if *null { std::ptr::null_mut() } else { &mut size };
-            // SAFETY: null or a live state; `size_ptr` null or writable.
-            let status = unsafe { A::fmi3SerializedFMUStateSize(c, state, size_ptr) };
-            if status == Status::Ok {
-                assert!(size < 1 << 20, "fmi3SerializedFMUStateSize = {size}");
-            }
-            Some(status)
-        }
-        Call::Serialize { slot, size, null_buffer } => {
-            let state = state_of(instance.as_deref(), *slot, false);
-            let mut needed = 64;
-            // SAFETY: null or a live state; a writable size.
-            if unsafe { A::fmi3SerializedFMUStateSize(c, state, &mut needed) } != Status::Ok {
-                needed = 64;
-            }
-            log::check("fmi3SerializedFMUStateSize");
-            let len = match size {
-                SizeChoice::Exact => needed,
-                SizeChoice::Shorter(k) => needed.saturating_sub(usize::from(*k) + 1),
-                SizeChoice::Longer(k) => needed + usize::from(*k),
-            };
-            let mut buffer = vec![0u8; len].into_boxed_slice();
-            // SAFETY: the buffer holds exactly `len` bytes (or the pointer is null).
-            let status = unsafe { A::fmi3SerializeFMUState(c, state, ptr_mut(&mut buffer, *null_buffer), len) };
-            if status == Status::Ok {
-                assert!(len >= needed, "fmi3SerializeFMUState returned OK into {len} bytes, needing {needed}");
-                run.keep_serialized(buffer[..needed].to_vec());
-            }
-            Some(status)
-        }
-        Call::Deserialize { bytes, slot, null_target, null_bytes } => {
-            let bytes = bytes.make(&run.saved).into_boxed_slice();
-            let slot = usize::from(*slot) % STATE_SLOTS;
-            let mut scratch = std::ptr::null_mut();
-            let target: *mut *mut c_void = match instance.as_deref_mut() {
-                _ if *null_target => std::ptr::null_mut(),
-                Some(instance) => &mut instance.states[slot],
-                None => &mut scratch,
-            };
-            // SAFETY: exactly `len` readable bytes (or null); the target as in GetFMUState.
-            let status = unsafe { A::fmi3DeserializeFMUState(c, ptr(&bytes, *null_bytes), bytes.len(), target) };
-            assert!(scratch.is_null(), "fmi3DeserializeFMUState on a null instance made a state");
-            Some(status)
-        }
+        Call::GetState { .. }
+        | Call::SetState { .. }
+        | Call::FreeState { .. }
+        | Call::StateSize { .. }
+        | Call::Serialize { .. }
+        | Call::Deserialize { .. } => states::call::<V3<A>>(c, instance.as_deref_mut(), call, run),
         Call::Status { which, vr, count, nulls, .. } => Some(dependencies::<A>(c, *which, *vr, *count, *nulls)),
         Call::Unsupported(which) => {
             let (status, what) = unsupported::<A>(c, *which);
@@ -423,13 +337,6 @@ fn call_with<A: Fmi3Api>(c: *mut c_void, mut instance: Option<&mut Instance>, ca
         instance.fatal = true;
     }
     status
-}
-
-fn state_of(instance: Option<&Instance>, slot: u8, null: bool) -> *mut c_void {
-    match instance {
-        Some(instance) if !null => instance.states[usize::from(slot) % STATE_SLOTS],
-        _ => std::ptr::null_mut(),
-    }
 }
 
 fn current_time<A: Fmi3Api>(c: *mut c_void) -> f64 {

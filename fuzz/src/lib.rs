@@ -1,5 +1,5 @@
 //! The `c_api` fuzz target's harness: the fuzz input, decoded with `arbitrary`, is a sequence of
-//! operations on up to [`MAX_INSTANCES`] live instances of ContactForce and RigidBody, in FMI 2.0
+//! operations on up to [`MAX_INSTANCES`] live instances of ContactForce, RigidBody and PlanarContact, in FMI 2.0
 //! and FMI 3.0: instantiation (right and wrong tokens, null or odd names, callbacks, resource
 //! locations), every lifecycle call in any order, gets and sets of every type with any value
 //! references, counts and values, DoStep with any time and step, FMU state get/set/free/serialize,
@@ -20,6 +20,7 @@ pub mod files;
 pub mod fmi2;
 pub mod fmi3;
 pub mod log;
+pub mod states;
 pub mod values;
 
 use std::ffi::c_void;
@@ -41,6 +42,7 @@ pub const SAVED_BYTES: usize = 8;
 pub enum Model {
     ContactForce,
     RigidBody,
+    PlanarContact,
 }
 
 #[derive(Arbitrary, Debug)]

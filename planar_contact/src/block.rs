@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use contact_physics::parameters::{friction_law, normal_law, FrictionParameters, NormalParameters, ParameterError};
+use contact_physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
 use contact_physics::files;
 use contact_physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
 use contact_physics::friction::FrictionLaw;
@@ -136,17 +136,6 @@ impl Outputs {
     }
 }
 
-fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
-    ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
-}
-
-fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), ParameterError> {
-    if ok && value.is_finite() {
-        Ok(())
-    } else {
-        Err(refuse(variable, value, rule))
-    }
-}
 
 /// The shape and geometry frame of one geometry, its file read.
 fn geometry(prefix: &str, p: &GeometryParameters, resources: Option<&Path>, warnings: &mut Vec<String>) -> Result<(PlanarShape, Pose2), ParameterError> {

@@ -6,41 +6,40 @@
 
 use std::sync::OnceLock;
 
-use contact_physics::enums::EnumItem;
-use contact_physics::friction::FrictionLawKind;
-use contact_physics::normal::{NormalLawKind, RestitutionModel};
+use contact_fmi::law_rows::{friction_rows, item_rows, normal_rows, solver_row, LawParameters, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
+use contact_physics::parameters::{FrictionParameters, NormalParameters};
 use fmi_export::table::{Access, Causality, EnumerationType, Table, ValueType, Variable};
 
-use crate::block::{GeometryParameters, Wrench};
+use crate::block::Wrench;
 use crate::model::Model;
 use crate::shape::PlanarShapeKind;
 
 type V = Variable<Model>;
 
-const fn item_rows<const N: usize>(items: &[EnumItem]) -> [(i64, &'static str, &'static str); N] {
-    let mut rows = [(0, "", ""); N];
-    let mut i = 0;
-    while i < N {
-        rows[i] = (items[i].value, items[i].name, items[i].description);
-        i += 1;
+/// What PlanarContact says of ContactForce's laws' parameters: the laws are ContactForce's, the
+/// rolling resistance is a Circle's, and there is no spin friction torque in the plane.
+const LAW_ROW_NOTES: LawRowNotes = LawRowNotes {
+    normal_law: "Normal force law (ContactForce's)",
+    friction_law: "Friction law (ContactForce's)",
+    rolling: "Rolling resistance coefficient mu_r of a Circle (0 = off)",
+    spin_torque: false,
+};
+
+impl LawParameters for Model {
+    fn normal_parameters(&mut self) -> &mut NormalParameters {
+        &mut self.parameters.normal
     }
-    rows
+    fn friction_parameters(&mut self) -> &mut FrictionParameters {
+        &mut self.parameters.friction
+    }
+    fn solver_max_step(&mut self) -> &mut f64 {
+        &mut self.parameters.solver_max_step
+    }
 }
 
 const SHAPE_ROWS: [(i64, &str, &str); PlanarShapeKind::ITEMS.len()] = item_rows(PlanarShapeKind::ITEMS);
 
 pub static PLANAR_SHAPE: EnumerationType = EnumerationType { name: "PlanarShape", description: "Shape of a planar contact geometry", items: &SHAPE_ROWS };
-
-// The laws' enumerations, named and described as ContactForce's (src/variables.rs), so that both
-// FMUs declare the same types.
-const NORMAL_LAW_ROWS: [(i64, &str, &str); NormalLawKind::ITEMS.len()] = item_rows(NormalLawKind::ITEMS);
-const RESTITUTION_MODEL_ROWS: [(i64, &str, &str); RestitutionModel::ITEMS.len()] = item_rows(RestitutionModel::ITEMS);
-const FRICTION_LAW_ROWS: [(i64, &str, &str); FrictionLawKind::ITEMS.len()] = item_rows(FrictionLawKind::ITEMS);
-
-pub static NORMAL_LAW: EnumerationType = EnumerationType { name: "NormalLaw", description: "Normal force law", items: &NORMAL_LAW_ROWS };
-pub static RESTITUTION_MODEL: EnumerationType =
-    EnumerationType { name: "RestitutionModel", description: "Damping from the coefficient of restitution", items: &RESTITUTION_MODEL_ROWS };
-pub static FRICTION_LAW: EnumerationType = EnumerationType { name: "FrictionLaw", description: "Friction law", items: &FRICTION_LAW_ROWS };
 
 /// The inputs the geometry-only outputs (separation, normal) depend on.
 pub const POSE_INPUTS: [&str; 4] = ["frame_a.r_0", "frame_a.phi", "frame_b.r_0", "frame_b.phi"];
@@ -154,91 +153,31 @@ fn build_table() -> Vec<V> {
     }
     point_outputs!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
-    fn geometry_a(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_a
-    }
-    fn geometry_b(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_b
-    }
     macro_rules! geometry {
         ($prefix:literal, $base:expr, $g:ident, $body:literal) => {
             [
-                V::enumeration(concat!($prefix, ".shape"), $base, &PLANAR_SHAPE, concat!("Shape of ", $body, "'s planar contact geometry"), |m| &mut $g(m).shape),
-                V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Circle, Arc)", |m| std::slice::from_mut(&mut $g(m).radius)).min(0.0),
-                V::parameter(concat!($prefix, ".length"), $base + 2, "m", "Length along the local x axis (Segment)", |m| std::slice::from_mut(&mut $g(m).length)).min(0.0),
+                V::enumeration(concat!($prefix, ".shape"), $base, &PLANAR_SHAPE, concat!("Shape of ", $body, "'s planar contact geometry"), |m| &mut m.parameters.$g.shape),
+                V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Circle, Arc)", |m| std::slice::from_mut(&mut m.parameters.$g.radius)).min(0.0),
+                V::parameter(concat!($prefix, ".length"), $base + 2, "m", "Length along the local x axis (Segment)", |m| std::slice::from_mut(&mut m.parameters.$g.length)).min(0.0),
                 V::float(concat!($prefix, ".angles"), $base + 3, 2, Causality::Parameter, "rad",
-                    "Start and end angle of an Arc, counter-clockwise from the local x axis (end - start in (0, 2 pi])", |m| &mut $g(m).angles),
+                    "Start and end angle of an Arc, counter-clockwise from the local x axis (end - start in (0, 2 pi])", |m| &mut m.parameters.$g.angles),
                 V::string_parameter(concat!($prefix, ".file"), $base + 5,
-                    "Points file of a Polyline or Curve (x y per line): a path in the FMU's resources folder or absolute", |m| &mut $g(m).file),
+                    "Points file of a Polyline or Curve (x y per line): a path in the FMU's resources folder or absolute", |m| &mut m.parameters.$g.file),
                 V::boolean_parameter(concat!($prefix, ".closed"), $base + 6,
-                    "Polyline, Curve: the last point joins the first and the region inside is solid (false: an open wall)", |m| &mut $g(m).closed),
+                    "Polyline, Curve: the last point joins the first and the region inside is solid (false: an open wall)", |m| &mut m.parameters.$g.closed),
                 V::float(concat!($prefix, ".r"), $base + 7, 2, Causality::Parameter, "m",
-                    concat!("Position of the geometry frame in ", $body, "'s body frame"), |m| &mut $g(m).r),
+                    concat!("Position of the geometry frame in ", $body, "'s body frame"), |m| &mut m.parameters.$g.r),
                 V::parameter(concat!($prefix, ".phi"), $base + 9, "rad", concat!("Angle of the geometry frame in ", $body, "'s body frame"),
-                    |m| std::slice::from_mut(&mut $g(m).phi)),
+                    |m| std::slice::from_mut(&mut m.parameters.$g.phi)),
             ]
         };
     }
     t.extend(geometry!("geometry_a", 200, geometry_a, "A"));
     t.extend(geometry!("geometry_b", 250, geometry_b, "B"));
 
-    macro_rules! normal {
-        ($field:ident) => {
-            |m: &mut Model| std::slice::from_mut(&mut m.parameters.normal.$field)
-        };
-    }
-    t.extend([
-        V::enumeration("normal.law", 300, &NORMAL_LAW, "Normal force law (ContactForce's)", |m| &mut m.parameters.normal.law),
-        V::parameter(
-            "normal.stiffness",
-            301,
-            "N/m^n",
-            "Contact stiffness k: N/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper; N/m^n with n = normal.exponent for HuntCrossley, Impact, Restitution; N/m^1.5 for GroundModel",
-            normal!(stiffness),
-        )
-        .min(0.0),
-        V::parameter(
-            "normal.damping",
-            302,
-            "N.s^q/m^(p+q)",
-            "Contact damping b: N.s/m for LinearSpringDamper, LimitedDamper, SmoothSpringDamper, Impact (maximum damping cmax); N.s^q/m^(p+q) with p = normal.damping_exponent, q = normal.velocity_exponent for HuntCrossley; N.s/m^1.5 for GroundModel; unused by Restitution",
-            normal!(damping),
-        )
-        .min(0.0),
-        V::parameter("normal.exponent", 303, "1", "Stiffness exponent n (HuntCrossley, Restitution; Impact: e)", normal!(exponent)).min(0.0),
-        V::parameter("normal.damping_exponent", 304, "1", "Depth exponent p of the damping term (HuntCrossley)", normal!(damping_exponent)).min(0.0),
-        V::parameter("normal.velocity_exponent", 305, "1", "Velocity exponent q of the damping term (HuntCrossley)", normal!(velocity_exponent)).min(0.0),
-        V::parameter("normal.transition_width", 306, "m", "Transition region width w (SmoothSpringDamper)", normal!(transition_width)).min(0.0),
-        V::parameter("normal.full_damping_depth", 307, "m", "Depth dmax of full damping (Impact)", normal!(full_damping_depth)).min(0.0),
-        V::parameter("normal.restitution", 308, "1", "Coefficient of restitution e (Restitution)", normal!(restitution)).min(0.0).max(1.0),
-        V::enumeration("normal.restitution_model", 309, &RESTITUTION_MODEL, "Damping model of the Restitution law", |m| {
-            &mut m.parameters.normal.restitution_model
-        }),
-        V::parameter("normal.max_depth", 310, "m", "Depth beyond which a point counts as passed through (0 = off)", normal!(max_depth)).min(0.0),
-    ]);
-
-    macro_rules! friction {
-        ($field:ident) => {
-            |m: &mut Model| std::slice::from_mut(&mut m.parameters.friction.$field)
-        };
-    }
-    t.extend([
-        V::enumeration("friction.law", 400, &FRICTION_LAW, "Friction law (ContactForce's)", |m| &mut m.parameters.friction.law),
-        V::parameter("friction.mu_static", 401, "1", "Static friction coefficient mu_s", friction!(mu_static)).min(0.0),
-        V::parameter("friction.mu_dynamic", 402, "1", "Dynamic (kinetic) friction coefficient mu_d", friction!(mu_dynamic)).min(0.0),
-        V::parameter("friction.v_stiction", 403, "m/s", "Stiction (critical) velocity vs, vc or ve1", friction!(v_stiction)).min(0.0),
-        V::parameter("friction.v_transition", 404, "m/s", "Friction transition velocity vd or ve2", friction!(v_transition)).min(0.0),
-        V::parameter("friction.viscous", 405, "s/m", "Viscous friction coefficient kv (Stribeck)", friction!(viscous)).min(0.0),
-        V::parameter("friction.tanh_gain", 406, "s/m", "Gain k_mu of the Tanh law", friction!(tanh_gain)).min(0.0),
-        V::parameter("friction.stiffness", 407, "N/m1.5", "Tangential stiffness Kt of the ElasticCone law (N/m^1.5)", friction!(stiffness)).min(0.0),
-        V::parameter("friction.damping", 408, "N.s/m1.5", "Tangential damping Dt of the ElasticCone law (N.s/m^1.5)", friction!(damping)).min(0.0),
-        V::parameter("friction.max_deformation", 409, "m", "Tangential deformation at which stiction breaks (Stiction)", friction!(max_deformation)).min(0.0),
-        V::parameter("friction.rolling", 411, "1", "Rolling resistance coefficient mu_r of a Circle (0 = off)", friction!(rolling)).min(0.0),
-        V::parameter("solver.max_step", 600, "s", "Largest internal sub-step of stateful laws within a communication step", |m| {
-            std::slice::from_mut(&mut m.parameters.solver_max_step)
-        })
-        .min(0.0),
-    ]);
+    t.extend(normal_rows(&LAW_ROW_NOTES));
+    t.extend(friction_rows(&LAW_ROW_NOTES));
+    t.push(solver_row());
 
     macro_rules! point_states {
         ($($i:literal => $slot:literal),+) => {$(

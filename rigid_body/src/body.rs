@@ -14,37 +14,8 @@ pub const DEFAULT_GRAVITY: [f64; 3] = [0.0, 0.0, -9.81];
 /// a flat plate lies exactly on the boundary `I1 + I2 = I3` and must pass.
 const TRIANGLE_SLACK: f64 = 1e-9;
 
-/// A parameter or start value refused by validation.
-///
-/// Displays as `variable = value: rule`, the format of ContactForce's parameter errors.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ParameterError {
-    /// Interface name of the offending parameter.
-    pub variable: String,
-    /// The value as the user gave it.
-    pub value: String,
-    /// The rule it breaks, as a sentence fragment ("must be > 0").
-    pub rule: String,
-}
-
-impl std::fmt::Display for ParameterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}: {}", self.variable, self.value, self.rule)
-    }
-}
-
-impl std::error::Error for ParameterError {}
-
-impl ParameterError {
-    /// The error of `variable = value` breaking `rule`.
-    pub fn new(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
-        refuse(variable, value, rule)
-    }
-}
-
-fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
-    ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
-}
+pub use contact_physics::parameters::ParameterError;
+use contact_physics::parameters::refuse;
 
 /// Formats a list of numbers as `[a, b, c]` with each number's shortest exact decimal form.
 fn list(values: &[f64]) -> String {

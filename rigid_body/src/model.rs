@@ -1,5 +1,5 @@
 //! One RigidBody instance: parameters, inputs, outputs, time and the body's state, with its
-//! lifecycle for the FMU (no FMI words here beyond the trait it implements).
+//! state; the FMU's lifecycle over them is in `fmi.rs`.
 //!
 //! Co-simulation steps the state with the splitting integrator (`integrator`). Model Exchange
 //! gives the importer's integrator the same motion as thirteen continuous states ([`Continuous`]:
@@ -15,10 +15,9 @@
 //! [`JOINT_DRIFT`] from the joint asks for Event Mode, where it is projected back.
 #![forbid(unsafe_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use fmi_export::table::{Reader, Table};
-use fmi_export::{FmuModel, ModelError};
+use fmi_export::ModelError;
 
 use crate::body::quaternion_rate;
 use crate::joint::{upper_triangle, Joint, JointKind};
@@ -133,16 +132,16 @@ pub struct Continuous {
 }
 
 impl Continuous {
-    fn of(state: &State) -> Continuous {
+    pub(crate) fn of(state: &State) -> Continuous {
         Continuous { r_0: state.r.into(), q: state.q_wxyz(), v_0: state.v.into(), w_0: state.w.into() }
     }
 
-    fn norm_of_q(&self) -> f64 {
+    pub(crate) fn norm_of_q(&self) -> f64 {
         State::quaternion_norm(self.q)
     }
 
     /// The state these values stand for, with `q` normalised; a `q` of norm 0 names no rotation.
-    fn state(&self) -> Result<State, ModelError> {
+    pub(crate) fn state(&self) -> Result<State, ModelError> {
         let norm = self.norm_of_q();
         if !(norm.is_finite() && norm > 1e-12) {
             return Err(ModelError::NotFinite(format!("the continuous state q = {:?} is not a rotation (norm {norm})", self.q)));
@@ -165,22 +164,22 @@ pub struct Model {
     pub time: f64,
     /// The continuous states once initialisation has ended: in Model Exchange what the importer
     /// integrates (the truth), in co-simulation a copy of `state` after each step.
-    continuous: Continuous,
+    pub(crate) continuous: Continuous,
     /// Their derivatives (Model Exchange), computed when read.
-    derivatives: Continuous,
+    pub(crate) derivatives: Continuous,
     /// True for an instance of Model Exchange from the end of its initialisation on.
-    exchange: bool,
+    pub(crate) exchange: bool,
     /// Built from the parameters; `None` until needed and after a parameter change.
-    body: Option<RigidBody>,
+    pub(crate) body: Option<RigidBody>,
     /// The motion; `None` until initialisation ends (the start values stand in before).
-    state: Option<State>,
-    warnings: Vec<String>,
-    resources: Option<PathBuf>,
+    pub(crate) state: Option<State>,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) resources: Option<PathBuf>,
     /// The inputs the joint's reaction outputs balance: in co-simulation those held over the last
     /// step (set at initialisation and at each DoStep), in Model Exchange those of the last
     /// completed integrator step or event. Sampled rather than current, so that no output depends
     /// on an input: RigidBody keeps no direct feedthrough (masters order it before ContactForce).
-    held: Inputs,
+    pub(crate) held: Inputs,
 }
 
 impl Default for Model {
@@ -204,7 +203,7 @@ impl Default for Model {
 
 impl Model {
     /// The body with its joint, validated.
-    fn build_body(p: &Parameters) -> Result<RigidBody, String> {
+    pub(crate) fn build_body(p: &Parameters) -> Result<RigidBody, String> {
         let kind = JointKind::from_value(p.joint_kind)
             .ok_or_else(|| format!("joint.kind = {}: must be 1 (Free), 2 (Revolute) or 3 (Prismatic)", p.joint_kind))?;
         let joint = Joint::new(kind, p.joint_pivot, p.joint_axis).map_err(|e| e.to_string())?;
@@ -212,7 +211,7 @@ impl Model {
     }
 
     /// The body built at initialisation, or from the parameters.
-    fn current_body(&self) -> Result<RigidBody, String> {
+    pub(crate) fn current_body(&self) -> Result<RigidBody, String> {
         match &self.body {
             Some(body) => Ok(body.clone()),
             None => Self::build_body(&self.parameters),
@@ -221,7 +220,7 @@ impl Model {
 
     /// The start state as the start values give it, validated and projected onto the joint (see
     /// [`RigidBody::onto_joint`]), with the warnings of what was changed when `warn`.
-    fn start_state(body: &RigidBody, p: &Parameters, warnings: Option<&mut Vec<String>>) -> Result<State, String> {
+    pub(crate) fn start_state(body: &RigidBody, p: &Parameters, warnings: Option<&mut Vec<String>>) -> Result<State, String> {
         let raw = State::from_start(p.r_0_start, p.q_start, p.v_0_start, p.w_0_start).map_err(|e| e.to_string())?;
         body.check_joint(&raw).map_err(|e| e.to_string())?;
         let (state, moved) = body.onto_joint(&raw);
@@ -240,7 +239,7 @@ impl Model {
     }
 
     /// The body and, before initialisation has fixed it, the start state, both validated.
-    fn body_and_state(&mut self) -> Result<(RigidBody, State), String> {
+    pub(crate) fn body_and_state(&mut self) -> Result<(RigidBody, State), String> {
         let p = &self.parameters;
         let body = match &self.body {
             Some(body) => body.clone(),
@@ -271,7 +270,7 @@ impl Model {
 
     /// The outputs of `state`; the energy overflows (to infinity) before the state does, so
     /// finite states can still give outputs that are not all finite.
-    fn outputs_of(body: &RigidBody, state: &State, inputs: &Inputs) -> Outputs {
+    pub(crate) fn outputs_of(body: &RigidBody, state: &State, inputs: &Inputs) -> Outputs {
         let reaction = body.reaction(state, &Vec3::from(inputs.f_0), &Vec3::from(inputs.t_0));
         Outputs {
             r_0: state.r.into(),
@@ -285,8 +284,19 @@ impl Model {
         }
     }
 
+    /// The outputs of the current state (the start values before initialisation ends).
+    pub fn update_outputs(&mut self) -> Result<(), ModelError> {
+        let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
+        let outputs = Self::outputs_of(&body, &state, &self.held);
+        if !outputs.all_finite() {
+            return Err(ModelError::NotFinite(format!("the body's energy is {} for these start values", outputs.energy)));
+        }
+        self.outputs = outputs;
+        Ok(())
+    }
+
     /// The state projected onto the joint through the start pose (Model Exchange's events).
-    fn projected(&self, body: &RigidBody, state: &State) -> Result<State, ModelError> {
+    pub(crate) fn projected(&self, body: &RigidBody, state: &State) -> Result<State, ModelError> {
         let reference = Self::start_state(body, &self.parameters, None).map_err(ModelError::Invalid)?;
         Ok(body.project(&reference, state))
     }
@@ -323,7 +333,7 @@ impl Model {
     /// The derivatives of the continuous states at the current states and inputs: `dr/dt = v`,
     /// `dq/dt = 1/2 (0, ω) ⊗ q` of the state's own `q` (whose norm this keeps), and Newton-Euler
     /// for `v` and `ω` with the normalised orientation.
-    fn update_derivatives(&mut self) -> Result<(), ModelError> {
+    pub(crate) fn update_derivatives(&mut self) -> Result<(), ModelError> {
         self.update_outputs()?;
         let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
         let values = self.continuous_values();
@@ -351,251 +361,11 @@ impl Model {
 }
 
 impl Outputs {
-    fn all_finite(&self) -> bool {
+    pub(crate) fn all_finite(&self) -> bool {
         finite(&[self.r_0.as_slice(), &self.q, &self.v_0, &self.w_0, &[self.energy], &self.joint_f_0, &self.joint_t_0, &self.mobility].concat())
     }
 }
 
-fn finite(values: &[f64]) -> bool {
+pub(crate) fn finite(values: &[f64]) -> bool {
     values.iter().all(|x| x.is_finite())
-}
-
-impl FmuModel for Model {
-    const NAME: &'static str = "RigidBody";
-    const DESCRIPTION: &'static str =
-        "A rigid body, free or jointed to the world, with its frame at the centre of mass, driven by a world-resolved force and torque";
-    const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
-
-    fn build_table() -> Table<Model> {
-        crate::variables::build()
-    }
-
-    fn table() -> &'static Table<Model> {
-        crate::variables::table()
-    }
-
-    fn new(resources: Option<PathBuf>) -> Self {
-        Model { resources, ..Model::default() }
-    }
-
-    fn resources(&self) -> Option<&Path> {
-        self.resources.as_deref()
-    }
-
-    fn set_resources(&mut self, resources: Option<PathBuf>) {
-        self.resources = resources;
-    }
-
-    fn time(&self) -> f64 {
-        self.time
-    }
-
-    fn set_time(&mut self, time: f64) {
-        self.time = time;
-    }
-
-    fn inputs_changed(&mut self) {}
-
-    fn parameters_changed(&mut self) {
-        self.body = None;
-    }
-
-    fn initialize(&mut self) -> Result<(), String> {
-        if self.parameters.max_step.is_nan() || self.parameters.max_step <= 0.0 {
-            return Err(format!("solver.max_step = {}: must be > 0", self.parameters.max_step));
-        }
-        let (body, state) = self.body_and_state()?;
-        self.held = self.inputs.clone();
-        let outputs = Self::outputs_of(&body, &state, &self.held);
-        if !outputs.all_finite() {
-            let p = &self.parameters;
-            return Err(format!(
-                "mass = {}, r_0_start = {:?}, v_0_start = {:?}, w_0_start = {:?}: the start energy is {}; \
-                 the start values must give a finite energy",
-                p.mass, p.r_0_start, p.v_0_start, p.w_0_start, outputs.energy
-            ));
-        }
-        self.outputs = outputs;
-        self.body = Some(body);
-        self.continuous = Continuous::of(&state);
-        self.state = Some(state);
-        Ok(())
-    }
-
-    fn update_outputs(&mut self) -> Result<(), ModelError> {
-        let (body, state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        let outputs = Self::outputs_of(&body, &state, &self.held);
-        if !outputs.all_finite() {
-            return Err(ModelError::NotFinite(format!("the body's energy is {} for these start values", outputs.energy)));
-        }
-        self.outputs = outputs;
-        Ok(())
-    }
-
-    fn do_step(&mut self, step: f64) -> Result<(), ModelError> {
-        let max_step = self.parameters.max_step;
-        // Checked at initialisation, but a deserialized FMU state brings its own parameters.
-        if max_step.is_nan() || max_step <= 0.0 {
-            return Err(ModelError::Invalid(format!("solver.max_step = {max_step}: must be > 0")));
-        }
-        if step.abs() / max_step > MAX_SUBSTEPS {
-            return Err(ModelError::NotFinite(format!(
-                "a step of {step} s takes more than {MAX_SUBSTEPS:e} sub-steps of solver.max_step = {max_step} s; \
-                 take shorter communication steps or raise solver.max_step"
-            )));
-        }
-        let (body, mut state) = self.body_and_state().map_err(ModelError::Invalid)?;
-        let (force, torque) = (Vec3::from(self.inputs.f_0), Vec3::from(self.inputs.t_0));
-        body.step(&mut state, force, torque, step, self.parameters.max_step);
-        self.held = self.inputs.clone();
-        // The state's outputs include the energy, which overflows first (|v|^2).
-        let outputs = Self::outputs_of(&body, &state, &self.held);
-        if !outputs.all_finite() {
-            return Err(ModelError::NotFinite(format!(
-                "the body's state or energy is not finite after the step (force {:?}, torque {:?}, energy {})",
-                self.inputs.f_0, self.inputs.t_0, outputs.energy
-            )));
-        }
-        self.outputs = outputs;
-        self.body = Some(body);
-        self.continuous = Continuous::of(&state);
-        self.state = Some(state);
-        self.time += step;
-        Ok(())
-    }
-
-    fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
-    }
-
-    fn has_warnings(&self) -> bool {
-        !self.warnings.is_empty()
-    }
-
-    /// Whether the motion has started, then r, q (w, x, y, z), v and w (the continuous states,
-    /// which are the state's own numbers in co-simulation), and the inputs the reaction balances.
-    fn write_internal_state(&self, out: &mut Vec<u8>) {
-        out.push(u8::from(self.state.is_some()));
-        if self.state.is_some() {
-            let c = &self.continuous;
-            let numbers = [c.r_0.as_slice(), &c.q, &c.v_0, &c.w_0, &self.held.f_0, &self.held.t_0].concat();
-            for x in numbers {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-    }
-
-    fn read_internal_state(&mut self, reader: &mut Reader<'_>) -> Result<(), String> {
-        self.state = match reader.take(1)?[0] {
-            0 => None,
-            1 => {
-                let mut numbers = [0.0; 19];
-                for x in numbers.iter_mut() {
-                    *x = reader.f64()?;
-                }
-                if !finite(&numbers) {
-                    return Err("the serialized FMU state holds a non-finite body state".to_string());
-                }
-                let q = [numbers[3], numbers[4], numbers[5], numbers[6]];
-                let state = State::from_start(
-                    [numbers[0], numbers[1], numbers[2]],
-                    q,
-                    [numbers[7], numbers[8], numbers[9]],
-                    [numbers[10], numbers[11], numbers[12]],
-                )
-                .map_err(|e| e.to_string())?;
-                self.held = Inputs { f_0: [numbers[13], numbers[14], numbers[15]], t_0: [numbers[16], numbers[17], numbers[18]] };
-                // Model Exchange's q is the importer's, not quite unit: kept as it was.
-                self.continuous = if self.exchange {
-                    Continuous { r_0: state.r.into(), q, v_0: state.v.into(), w_0: state.w.into() }
-                } else {
-                    Continuous::of(&state)
-                };
-                Some(state)
-            }
-            _ => return Err("the serialized FMU state is damaged (body state flag)".to_string()),
-        };
-        Ok(())
-    }
-
-    const MODEL_EXCHANGE: bool = true;
-
-    fn update_locals(&mut self) -> Result<(), ModelError> {
-        self.update_derivatives()
-    }
-
-    fn check_model_exchange(&mut self) -> Result<(), String> {
-        self.exchange = true;
-        Ok(())
-    }
-
-    /// Event Mode renormalises `q` (the only discrete action): true when that changed it.
-    fn update_discrete_states(&mut self) -> Result<bool, ModelError> {
-        if !self.exchange {
-            return Ok(false);
-        }
-        self.held = self.inputs.clone();
-        let state = self.continuous.state()?;
-        let body = self.current_body().map_err(ModelError::Invalid)?;
-        if body.joint().kind == JointKind::Free {
-            let unit = state.q_wxyz();
-            let changed = unit != self.continuous.q;
-            self.continuous.q = unit;
-            return Ok(changed);
-        }
-        let projected = Continuous::of(&self.projected(&body, &state)?);
-        let changed = projected != self.continuous;
-        self.continuous = projected;
-        Ok(changed)
-    }
-
-    /// A step event when `|q|` has drifted by more than [`QUATERNION_DRIFT`].
-    fn step_event(&mut self) -> Result<bool, ModelError> {
-        if !self.exchange {
-            return Ok(false);
-        }
-        self.held = self.inputs.clone();
-        if (self.continuous.norm_of_q() - 1.0).abs() > QUATERNION_DRIFT {
-            return Ok(true);
-        }
-        let body = self.current_body().map_err(ModelError::Invalid)?;
-        if body.joint().kind == JointKind::Free {
-            return Ok(false);
-        }
-        let state = self.continuous.state()?;
-        let projected = self.projected(&body, &state)?;
-        let far = |a: &Vec3, b: &Vec3| (a - b).norm() > JOINT_DRIFT * (1.0 + a.norm());
-        Ok(far(&state.r, &projected.r) || far(&state.v, &projected.v) || far(&state.w, &projected.w))
-    }
-
-    fn documentation_html() -> String {
-        "<h2>What the body does</h2>\n\
-         <p>A free rigid body with its frame at the centre of mass, pulled by gravity and driven by the world-resolved \
-         force <code>f_0</code> and torque <code>t_0</code> (about the centre of mass), held over each communication \
-         step. Its outputs <code>r_0</code>, <code>q</code>, <code>v_0</code>, <code>w_0</code> connect one to one to \
-         ContactForce's <code>frame_X</code> inputs; they are the state at the end of the step (no direct feedthrough).</p>\n\
-         <h2>Integrator</h2>\n\
-         <p>Each communication step is split into equal sub-steps no larger than <code>solver.max_step</code>. \
-         Translation is exact for the held force. Rotation is a symplectic, time-reversible splitting \
-         (torque half kicks around an exact free-rotation split about the middle principal moment): the quaternion \
-         stays unit to round-off, angular momentum of torque-free motion is conserved to round-off, the energy error \
-         is bounded without drift, and the motion of a body with two equal principal moments is exact.</p>\n\
-         <h2>Model Exchange</h2>\n\
-         <p>The importer's integrator integrates the continuous states <code>state.r_0</code>, <code>state.q</code>, \
-         <code>state.v_0</code> and <code>state.w_0</code> (their start values are <code>r_0_start</code>, \
-         <code>q_start</code>, <code>v_0_start</code> and <code>w_0_start</code>) with the Newton-Euler derivatives of \
-         the same body: <code>dv/dt = g + f_0/m</code>, <code>dq/dt = (0, w_0) q / 2</code>, and \
-         <code>I_W dw/dt = t_0 - w_0 x (I_W w_0)</code> with <code>I_W = R I R<sup>T</sup></code>. The derivatives and \
-         outputs use the quaternion normalised; when an integrator step leaves its norm more than 1e-3 from 1, \
-         CompletedIntegratorStep asks for Event Mode, where it is renormalised. There are no event indicators.</p>\n\
-         <h2>Joint to the world</h2>\n\
-         <p><code>joint.kind</code> Free (the default), Revolute (turns about <code>joint.axis</code> through \
-         <code>joint.pivot</code>) or Prismatic (slides along <code>joint.axis</code> without turning). Start velocities \
-         that are no motion of the joint are projected onto it with a warning. Co-simulation integrates the joint's \
-         coordinate with velocity Verlet sub-steps; Model Exchange keeps the thirteen states with the constrained \
-         accelerations and projects them back onto the joint at step events. <code>joint.f_0</code> and \
-         <code>joint.t_0</code> are the joint's reaction under the inputs held over the last step; <code>mobility</code> \
-         is the upper triangle of the 6x6 matrix Phi with d(v_0, w_0) = Phi (f_0, t_0) dt.</p>\n"
-            .to_string()
-    }
 }

@@ -85,9 +85,8 @@ pub struct Wrench {
     pub t_0: [f64; 3],
 }
 
-/// How many contact points have their own outputs (`contact.point[i].*`): the points with ids
-/// 0 to 7 (box corners, manifold slots, the first points of a cloud).
-pub const POINT_OUTPUTS: usize = 8;
+/// How many contact points have their own outputs (`contact.point[i].*`).
+pub use contact_fmi::POINT_OUTPUTS;
 
 /// The outputs of one contact point; all zero when the pair has no point with that id.
 #[derive(Clone, Debug, Default, PartialEq)]

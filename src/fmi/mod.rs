@@ -4,41 +4,15 @@
 
 use crate::model::Model;
 
+mod flat;
+mod model;
+pub use contact_fmi::point_states;
+
+pub use model::exported;
+
 pub use fmi_export::{instance, logger, resources, status};
 
-#[cfg(feature = "fmi2")]
-pub mod fmi2 {
-    //! Every function of fmi2Functions.h (see `fmi_export::fmi2`).
-    pub use fmi_export::fmi2::{
-        Fmi2Boolean, Fmi2CallbackFunctions, Fmi2Component, Fmi2EventInfo, Fmi2FmuState, Fmi2String, Fmi2ValueReference, FMI2_CO_SIMULATION,
-        FMI2_DO_STEP_STATUS, FMI2_FALSE, FMI2_LAST_SUCCESSFUL_TIME, FMI2_MODEL_EXCHANGE, FMI2_PENDING_STATUS, FMI2_TERMINATED,
-        FMI2_TRUE,
-    };
-    fmi_export::export_fmi2!(crate::model::Model);
-}
-
-#[cfg(feature = "fmi3")]
-pub mod fmi3 {
-    //! Every function of fmi3Functions.h (see `fmi_export::fmi3`).
-    pub use fmi_export::fmi3::abi::*;
-    pub use fmi_export::fmi3::FMI3_DEPENDENT;
-    fmi_export::export_fmi3!(crate::model::Model);
-}
-
-/// ContactForce's FMI 2.0 modelDescription.xml.
-pub fn fmi2_xml() -> String {
-    fmi_export::model_description::fmi2_xml::<Model>()
-}
-
-/// ContactForce's FMI 3.0 modelDescription.xml.
-pub fn fmi3_xml() -> String {
-    fmi_export::model_description::fmi3_xml::<Model>()
-}
-
-/// ContactForce's documentation page for `fmi_version` ("2.0" or "3.0").
-pub fn documentation_html(fmi_version: &str) -> String {
-    fmi_export::model_description::documentation_html::<Model>(fmi_version)
-}
+fmi_export::export_fmu!(crate::model::Model, "ContactForce");
 
 /// The FMI 2.0 modelDescription.xml of ContactForceProvidedLaws: ContactForce with the point
 /// slots of the laws provided by input (the same binary, told apart by the token).

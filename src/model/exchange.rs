@@ -10,32 +10,18 @@
 //! corners), so a slot does not come and go while the integrator runs; a point cloud's first
 //! points keep their ids too.
 
+use super::point_slots::{self, deflection_nominal, SlotModel};
 use super::{Model, ModelError};
 use crate::block::POINT_OUTPUTS;
 use crate::physics::contact::PointForce;
 use crate::physics::friction::FrictionLawKind;
 use crate::physics::normal::NormalLawKind;
-use crate::physics::point_events;
 use crate::physics::shape::ShapeKind;
 
-/// The separation indicator of a slot without a point \[m\]: apart.
-pub const EMPTY_SLOT_SEPARATION: f64 = 1.0;
+pub use super::point_slots::{DEFLECTION_NOMINAL, EMPTY_SLOT_SEPARATION};
 
-/// Nominal value of a deflection \[m\] (ElasticCone; Stiction uses its max_deformation).
-pub const DEFLECTION_NOMINAL: f64 = 1e-4;
-
-/// Derivatives and event indicators of the slots, computed when one of them is read.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Locals {
-    /// d/dt of `contact.point[i].deflection`.
-    pub deflection_rate: [[f64; 3]; POINT_OUTPUTS],
-    /// Make/break indicator of each slot \[m\].
-    pub separation: [f64; POINT_OUTPUTS],
-    /// Stick/slip indicator of each slot \[N\].
-    pub stick: [f64; POINT_OUTPUTS],
-    /// The evaluation of the outputs these values belong to (see `Model::evaluations`).
-    computed_at: Option<u64>,
-}
+/// Derivatives and event indicators of the slots (three deflection components each).
+pub type Locals = point_slots::Locals<3>;
 
 impl Model {
     /// The deflection of slot `slot` as a slice (the state variable's accessor).
@@ -59,27 +45,12 @@ impl Model {
     /// Brings the derivatives and event indicators up to date (with the outputs).
     pub fn update_locals(&mut self) -> Result<&Locals, ModelError> {
         self.update_outputs()?;
-        if self.locals.computed_at == Some(self.evaluations) {
+        if self.locals.computed_at(self.evaluations) {
             return Ok(&self.locals);
         }
         let forces = self.slot_forces()?;
         let laws = *self.block.as_ref().expect("built").laws();
-        for (i, force) in forces.iter().enumerate() {
-            let (rate, separation, stick) = match force {
-                Some(at) => {
-                    let r = point_events::rates(at, &laws, &self.states[i]);
-                    (r.deflection_rate.into(), at.separation, r.stick)
-                }
-                None => ([0.0; 3], EMPTY_SLOT_SEPARATION, point_events::NO_FORCE_STICK_INDICATOR),
-            };
-            self.locals.deflection_rate[i] = rate;
-            self.locals.separation[i] = separation;
-            self.locals.stick[i] = stick;
-        }
-        if self.locals.deflection_rate.iter().flatten().chain(&self.locals.stick).any(|x| !x.is_finite()) {
-            return Err(ModelError::NotFinite("a deflection rate or stick/slip indicator is not finite for these inputs".to_string()));
-        }
-        self.locals.computed_at = Some(self.evaluations);
+        self.locals.update(&forces, &laws, &self.states, Some(self.evaluations)).map_err(ModelError::NotFinite)?;
         Ok(&self.locals)
     }
 
@@ -91,29 +62,13 @@ impl Model {
     /// Event Mode: the discrete states of every slot for the current instant; true when a
     /// deflection (a continuous state) changed.
     pub fn update_discrete_states(&mut self) -> Result<bool, ModelError> {
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        let mut changed = false;
-        let mut any = false;
-        for (i, force) in forces.iter().enumerate() {
-            if let Some(at) = force {
-                let before = self.states[i];
-                changed |= point_events::event_update(at, &laws, &mut self.states[i]);
-                any |= self.states[i] != before;
-            }
-        }
-        if any {
-            self.outputs_valid = false;
-        }
-        Ok(changed)
+        self.update_slot_events()
     }
 
     /// After an integrator step: true when a slot needs Event Mode (a step event).
     pub fn step_event(&mut self) -> Result<bool, ModelError> {
         self.start();
-        let forces = self.slot_forces()?;
-        let laws = *self.block.as_ref().expect("built").laws();
-        Ok(forces.iter().enumerate().any(|(i, force)| force.as_ref().is_some_and(|at| point_events::needs_event(at, &laws, &self.states[i]))))
+        self.slot_needs_event()
     }
 
     /// Refuses what Model Exchange cannot integrate: a stateful law on a pair that can have more
@@ -146,10 +101,8 @@ impl Model {
 
     /// Nominal of continuous state `index`: the scale of a deflection.
     pub fn state_nominal(&self, _index: usize) -> f64 {
-        if FrictionLawKind::from_value(self.parameters.friction.law) == Some(FrictionLawKind::Stiction) && self.parameters.friction.max_deformation > 0.0 {
-            self.parameters.friction.max_deformation
-        } else {
-            DEFLECTION_NOMINAL
-        }
+        deflection_nominal(self.parameters.friction.law, self.parameters.friction.max_deformation)
     }
 }
+
+contact_fmi::slot_model!(Model, ModelError);

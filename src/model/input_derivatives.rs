@@ -42,29 +42,22 @@ impl Model {
 
     /// DoStep with the inputs moving along their derivatives: the stateful laws' sub-steps see
     /// `u(t + tau) = u(t) + u' tau`, and at the end the inputs are `u(t + h)`, the outputs belong
-    /// to them, and the derivatives are cleared. A step whose results are not finite, or whose
-    /// interpolated inputs cannot be evaluated, leaves everything as it was.
+    /// to them, and the derivatives are cleared. Run inside [`Model::do_step`]'s transaction: a
+    /// step whose results are not finite, or whose interpolated inputs cannot be evaluated,
+    /// leaves everything as it was (the derivatives too, for a retry).
     pub(super) fn do_step_interpolated(&mut self, step: f64) -> Result<(), ModelError> {
         self.update_outputs()?;
         let block = self.block.as_ref().expect("update_outputs built the block");
         let end_inputs = self.inputs.interpolated(&self.input_derivatives, step);
-        self.states_before.clone_from(&self.states);
         if block.is_stateful() {
             check_substeps(step, self.parameters.solver_max_step, "solver.max_step").map_err(ModelError::NotFinite)?;
-            let advanced = block.advance_interpolated(&self.inputs, &self.input_derivatives, &mut self.scratch, &mut self.states, step);
-            if let Err(e) = advanced {
-                std::mem::swap(&mut self.states, &mut self.states_before);
-                return Err(ModelError::Input(e));
-            }
+            block
+                .advance_interpolated(&self.inputs, &self.input_derivatives, &mut self.scratch, &mut self.states, step)
+                .map_err(ModelError::Input)?;
         }
-        let inputs_before = std::mem::replace(&mut self.inputs, end_inputs);
+        self.inputs = end_inputs;
         self.outputs_valid = false;
-        if let Err(e) = self.update_outputs() {
-            std::mem::swap(&mut self.states, &mut self.states_before);
-            self.inputs = inputs_before;
-            self.outputs_valid = false;
-            return Err(e);
-        }
+        self.update_outputs()?;
         self.input_derivatives = [0.0; INPUT_COUNT];
         self.time += step;
         Ok(())

@@ -64,7 +64,8 @@ fn output_dir() -> PathBuf {
     target_dir().join("valgrind")
 }
 
-/// Runs the check over the host binaries of the four FMUs in target/fmu (built by `cargo xtask fmu`).
+/// Runs the check over the host binaries of the six FMUs (three models, two versions) in
+/// target/fmu (built by `cargo xtask fmu`).
 pub fn check() -> Result<Vec<Summary>> {
     apt::ensure_tool("valgrind", "valgrind")?;
     apt::ensure_tool("cc", "gcc")?;
@@ -120,13 +121,27 @@ pub fn check() -> Result<Vec<Summary>> {
     Ok(summaries)
 }
 
-/// Writes the box-shaped hull file that ContactForce's case reads, into `dir`; returns its path.
+/// The file of PlanarContact's case, beside [`write_hull`]'s: a U-shaped open polyline.
+const POLYLINE: &str = "polyline.txt";
+
+/// Writes the box-shaped hull file that ContactForce's case reads into `dir`, and beside it the
+/// polyline that PlanarContact's case reads; returns the hull's path (the cases find the
+/// polyline beside it, as the binary under test sees the folder).
 pub fn write_hull(dir: &Path) -> Result<PathBuf> {
     let hull = dir.join("box.csv");
     let corners: String =
         (0..8).map(|c| format!("{},{},{}\n", (c & 1) as f64 * 0.2 - 0.1, ((c >> 1) & 1) as f64 * 0.2 - 0.1, ((c >> 2) & 1) as f64 * 0.2 - 0.1)).collect();
     fs::write(&hull, corners).map_err(|e| format!("could not write {}: {e}", hull.display()))?;
+    let polyline = dir.join(POLYLINE);
+    fs::write(&polyline, "-0.1 0\n-0.1 -0.1\n0.1 -0.1\n0.1 0\n").map_err(|e| format!("could not write {}: {e}", polyline.display()))?;
     Ok(hull)
+}
+
+/// The path of the file `name` in the folder of `hull` (a path as the binary under test sees it:
+/// a host path, or wine's `Z:\...`).
+fn beside(hull: &str, name: &str) -> String {
+    let folder = hull.strip_suffix("box.csv").expect("write_hull's file is box.csv");
+    format!("{folder}{name}")
 }
 
 /// The driver's specs for one model, from its variable table: parameters, every input (with a
@@ -209,14 +224,33 @@ pub fn cases(hull: &str) -> Vec<Case> {
         "f_0[1]",
     );
     let rigid_body = [rigid_body, vec!["steps=200".into(), "h=1e-3".into(), "cycles=50".into()]].concat();
-    let cf_token = contact_force::variables::instantiation_token().to_string();
-    let rb_token = rigid_body::fmi::instantiation_token().to_string();
-    vec![
-        Case { model: "ContactForce", version: "2", token: cf_token.clone(), specs: contact_force.clone() },
-        Case { model: "ContactForce", version: "3", token: cf_token, specs: contact_force },
-        Case { model: "RigidBody", version: "2", token: rb_token.clone(), specs: rigid_body.clone() },
-        Case { model: "RigidBody", version: "3", token: rb_token, specs: rigid_body },
-    ]
+    // PlanarContact: a U-shaped open polyline from a file (its two lower corners touch) on the
+    // line, with GroundModel and the stateful ElasticCone, sinking and sliding.
+    let polyline = beside(hull, POLYLINE);
+    let planar_contact = specs(
+        &planar_contact::variables::build(),
+        &[
+            ("geometry_b.shape", "6"),
+            ("geometry_b.file", &polyline),
+            ("normal.law", "6"),
+            ("friction.law", "6"),
+            ("solver.max_step", "2.5e-5"),
+        ],
+        &[("frame_b.r_0[2]", 0.1005, -0.05), ("frame_b.v_0[1]", 0.05, 0.0), ("frame_b.v_0[2]", -0.05, 0.0)],
+        "frame_b.r_0[1]",
+    );
+    let planar_contact = [planar_contact, vec!["steps=200".into(), "h=1e-4".into(), "cycles=50".into()]].concat();
+    let models = [
+        ("ContactForce", contact_force::fmi::instantiation_token(), contact_force),
+        ("RigidBody", rigid_body::fmi::instantiation_token(), rigid_body),
+        ("PlanarContact", planar_contact::fmi::instantiation_token(), planar_contact),
+    ];
+    models
+        .into_iter()
+        .flat_map(|(model, token, specs)| {
+            ["2", "3"].map(|version| Case { model, version, token: token.to_string(), specs: specs.clone() })
+        })
+        .collect()
 }
 
 /// Writes the archive's binary to `folder` and returns its path.

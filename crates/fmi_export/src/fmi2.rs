@@ -665,488 +665,66 @@ pub unsafe fn fmi2GetRealOutputDerivatives<M: FmuModel>(
 }
 
 /// Exports every function of fmi2Functions.h for the model type `$model`: each a thin
-/// `#[no_mangle]` wrapper around the generic function of the same name in this module.
-/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary.
+/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
+/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures below.
+/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary (or through
+/// [`export_fmu`](crate::export_fmu)).
 #[macro_export]
 macro_rules! export_fmi2 {
     ($model:ty) => {
         #[allow(unused_imports)]
         use $crate::fmi2::abi::*;
-        /// `fmi2GetTypesPlatform` of the FMI 2.0 standard.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
-            $crate::fmi2::fmi2GetTypesPlatform::<$model>()
+        $crate::forward_fmi_functions! {
+            fmi2, "2.0", $model;
+            safe_functions {
+                fn fmi2GetTypesPlatform() -> *const c_char;
+                fn fmi2GetVersion() -> *const c_char;
+            }
+            unsafe_functions {
+                fn fmi2SetDebugLogging(c: Fmi2Component, loggingOn: Fmi2Boolean, nCategories: usize, categories: *const Fmi2String) -> Status;
+                fn fmi2Instantiate(instanceName: Fmi2String, fmuType: c_int, fmuGUID: Fmi2String, fmuResourceLocation: Fmi2String, functions: *const Fmi2CallbackFunctions, _visible: Fmi2Boolean, loggingOn: Fmi2Boolean) -> Fmi2Component;
+                fn fmi2FreeInstance(c: Fmi2Component);
+                fn fmi2SetupExperiment(c: Fmi2Component, _toleranceDefined: Fmi2Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi2Boolean, _stopTime: f64) -> Status;
+                fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status;
+                fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status;
+                fn fmi2Terminate(c: Fmi2Component) -> Status;
+                fn fmi2Reset(c: Fmi2Component) -> Status;
+                fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut f64) -> Status;
+                fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut c_int) -> Status;
+                fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status;
+                fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status;
+                fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const f64) -> Status;
+                fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const c_int) -> Status;
+                fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status;
+                fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status;
+                fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status;
+                fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status;
+                fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status;
+                fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status;
+                fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status;
+                fn fmi2DeSerializeFMUstate(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status;
+                fn fmi2DoStep(c: Fmi2Component, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean) -> Status;
+                fn fmi2CancelStep(c: Fmi2Component) -> Status;
+                fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status;
+                fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut f64) -> Status;
+                fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status;
+                fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status;
+                fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status;
+                fn fmi2GetDirectionalDerivative(c: Fmi2Component, _vUnknown_ref: *const Fmi2ValueReference, _nUnknown: usize, _vKnown_ref: *const Fmi2ValueReference, _nKnown: usize, _dvKnown: *const f64, _dvUnknown: *mut f64) -> Status;
+                fn fmi2SetRealInputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *const f64) -> Status;
+                fn fmi2GetRealOutputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *mut f64) -> Status;
+                fn fmi2EnterEventMode(c: Fmi2Component) -> Status;
+                fn fmi2NewDiscreteStates(c: Fmi2Component, _eventInfo: *mut c_void) -> Status;
+                fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status;
+                fn fmi2CompletedIntegratorStep(c: Fmi2Component, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean, _enterEventMode: *mut Fmi2Boolean, _terminateSimulation: *mut Fmi2Boolean) -> Status;
+                fn fmi2SetTime(c: Fmi2Component, _time: f64) -> Status;
+                fn fmi2SetContinuousStates(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status;
+                fn fmi2GetDerivatives(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status;
+                fn fmi2GetEventIndicators(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status;
+                fn fmi2GetContinuousStates(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status;
+                fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status;
+            }
         }
-
-        /// `fmi2GetVersion` of the FMI 2.0 standard.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub extern "C" fn fmi2GetVersion() -> *const c_char {
-            $crate::fmi2::fmi2GetVersion::<$model>()
-        }
-
-        /// `fmi2SetDebugLogging` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetDebugLogging(c: Fmi2Component, loggingOn: Fmi2Boolean, nCategories: usize, categories: *const Fmi2String,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetDebugLogging::<$model>(c, loggingOn, nCategories, categories) }
-        }
-
-        /// `fmi2Instantiate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2Instantiate(instanceName: Fmi2String, fmuType: c_int, fmuGUID: Fmi2String, fmuResourceLocation: Fmi2String, functions: *const Fmi2CallbackFunctions, _visible: Fmi2Boolean, loggingOn: Fmi2Boolean,) -> Fmi2Component {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2Instantiate::<$model>(instanceName, fmuType, fmuGUID, fmuResourceLocation, functions, _visible, loggingOn) }
-        }
-
-        /// `fmi2FreeInstance` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2FreeInstance::<$model>(c) }
-        }
-
-        /// `fmi2SetupExperiment` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetupExperiment(c: Fmi2Component, _toleranceDefined: Fmi2Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi2Boolean, _stopTime: f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetupExperiment::<$model>(c, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
-        }
-
-        /// `fmi2EnterInitializationMode` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2EnterInitializationMode::<$model>(c) }
-        }
-
-        /// `fmi2ExitInitializationMode` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2ExitInitializationMode::<$model>(c) }
-        }
-
-        /// `fmi2Terminate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2Terminate::<$model>(c) }
-        }
-
-        /// `fmi2Reset` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2Reset::<$model>(c) }
-        }
-
-        /// `fmi2GetReal` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetReal::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2GetInteger` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut c_int) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetInteger::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2GetBoolean` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetBoolean::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2GetString` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetString::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2SetReal` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetReal::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2SetInteger` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const c_int) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetInteger::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2SetBoolean` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetBoolean::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2SetString` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetString::<$model>(c, vr, nvr, value) }
-        }
-
-        /// `fmi2GetFMUstate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetFMUstate::<$model>(c, state) }
-        }
-
-        /// `fmi2SetFMUstate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetFMUstate::<$model>(c, state) }
-        }
-
-        /// `fmi2FreeFMUstate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2FreeFMUstate::<$model>(c, state) }
-        }
-
-        /// `fmi2SerializedFMUstateSize` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SerializedFMUstateSize::<$model>(c, state, size) }
-        }
-
-        /// `fmi2SerializeFMUstate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut c_char, size: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SerializeFMUstate::<$model>(c, state, bytes, size) }
-        }
-
-        /// `fmi2DeSerializeFMUstate` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2DeSerializeFMUstate(c: Fmi2Component, bytes: *const c_char, size: usize, state: *mut Fmi2FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2DeSerializeFMUstate::<$model>(c, bytes, size, state) }
-        }
-
-        /// `fmi2DoStep` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2DoStep(c: Fmi2Component, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2DoStep::<$model>(c, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint) }
-        }
-
-        /// `fmi2CancelStep` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2CancelStep::<$model>(c) }
-        }
-
-        /// `fmi2GetStatus` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetStatus::<$model>(c, kind, value) }
-        }
-
-        /// `fmi2GetRealStatus` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetRealStatus::<$model>(c, kind, value) }
-        }
-
-        /// `fmi2GetIntegerStatus` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut c_int) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetIntegerStatus::<$model>(c, kind, value) }
-        }
-
-        /// `fmi2GetBooleanStatus` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetBooleanStatus::<$model>(c, kind, value) }
-        }
-
-        /// `fmi2GetStringStatus` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetStringStatus::<$model>(c, kind, value) }
-        }
-
-        /// `fmi2GetDirectionalDerivative` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetDirectionalDerivative(c: Fmi2Component, _vUnknown_ref: *const Fmi2ValueReference, _nUnknown: usize, _vKnown_ref: *const Fmi2ValueReference, _nKnown: usize, _dvKnown: *const f64, _dvUnknown: *mut f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetDirectionalDerivative::<$model>(c, _vUnknown_ref, _nUnknown, _vKnown_ref, _nKnown, _dvKnown, _dvUnknown) }
-        }
-
-        /// `fmi2SetRealInputDerivatives` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetRealInputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *const f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetRealInputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
-        }
-
-        /// `fmi2GetRealOutputDerivatives` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(c: Fmi2Component, _vr: *const Fmi2ValueReference, _nvr: usize, _order: *const c_int, _value: *mut f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetRealOutputDerivatives::<$model>(c, _vr, _nvr, _order, _value) }
-        }
-
-        /// `fmi2EnterEventMode` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2EnterEventMode::<$model>(c) }
-        }
-
-        /// `fmi2NewDiscreteStates` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, _eventInfo: *mut c_void) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2NewDiscreteStates::<$model>(c, _eventInfo) }
-        }
-
-        /// `fmi2EnterContinuousTimeMode` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2EnterContinuousTimeMode::<$model>(c) }
-        }
-
-        /// `fmi2CompletedIntegratorStep` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2CompletedIntegratorStep(c: Fmi2Component, _noSetFMUStatePriorToCurrentPoint: Fmi2Boolean, _enterEventMode: *mut Fmi2Boolean, _terminateSimulation: *mut Fmi2Boolean,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2CompletedIntegratorStep::<$model>(c, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
-        }
-
-        /// `fmi2SetTime` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, _time: f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetTime::<$model>(c, _time) }
-        }
-
-        /// `fmi2SetContinuousStates` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, _x: *const f64, _nx: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2SetContinuousStates::<$model>(c, _x, _nx) }
-        }
-
-        /// `fmi2GetDerivatives` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, _derivatives: *mut f64, _nx: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetDerivatives::<$model>(c, _derivatives, _nx) }
-        }
-
-        /// `fmi2GetEventIndicators` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, _eventIndicators: *mut f64, _ni: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetEventIndicators::<$model>(c, _eventIndicators, _ni) }
-        }
-
-        /// `fmi2GetContinuousStates` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, _x: *mut f64, _nx: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetContinuousStates::<$model>(c, _x, _nx) }
-        }
-
-        /// `fmi2GetNominalsOfContinuousStates` of the FMI 2.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, _x_nominal: *mut f64, _nx: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi2::fmi2GetNominalsOfContinuousStates::<$model>(c, _x_nominal, _nx) }
-        }
-
     };
 }
+

@@ -1422,833 +1422,97 @@ pub unsafe fn fmi3ActivateModelPartition<M: FmuModel>(instance: Fmi3Instance, _c
 }
 
 /// Exports every function of fmi3Functions.h for the model type `$model`: each a thin
-/// `#[no_mangle]` wrapper around the generic function of the same name in this module.
-/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary.
+/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
+/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures below.
+/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary (or through
+/// [`export_fmu`](crate::export_fmu)).
 #[macro_export]
 macro_rules! export_fmi3 {
     ($model:ty) => {
         #[allow(unused_imports)]
         use $crate::fmi3::abi::*;
-        /// `fmi3GetVersion` of the FMI 3.0 standard.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub extern "C" fn fmi3GetVersion() -> *const c_char {
-            $crate::fmi3::fmi3GetVersion::<$model>()
+        $crate::forward_fmi_functions! {
+            fmi3, "3.0", $model;
+            safe_functions {
+                fn fmi3GetVersion() -> *const c_char;
+            }
+            unsafe_functions {
+                fn fmi3SetDebugLogging(instance: Fmi3Instance, loggingOn: Fmi3Boolean, nCategories: usize, categories: *const Fmi3String) -> Status;
+                fn fmi3InstantiateModelExchange(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>) -> Fmi3Instance;
+                fn fmi3InstantiateCoSimulation(instanceName: Fmi3String, instantiationToken: Fmi3String, resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, eventModeUsed: Fmi3Boolean, _earlyReturnAllowed: Fmi3Boolean, _requiredIntermediateVariables: *const Fmi3ValueReference, _nRequiredIntermediateVariables: usize, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>) -> Fmi3Instance;
+                fn fmi3InstantiateScheduledExecution(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _clockUpdate: Option<Fmi3ClockUpdateCallback>, _lockPreemption: Option<Fmi3LockPreemptionCallback>, _unlockPreemption: Option<Fmi3UnlockPreemptionCallback>) -> Fmi3Instance;
+                fn fmi3FreeInstance(instance: Fmi3Instance);
+                fn fmi3EnterInitializationMode(instance: Fmi3Instance, _toleranceDefined: Fmi3Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi3Boolean, _stopTime: f64) -> Status;
+                fn fmi3ExitInitializationMode(instance: Fmi3Instance) -> Status;
+                fn fmi3EnterEventMode(instance: Fmi3Instance) -> Status;
+                fn fmi3Terminate(instance: Fmi3Instance) -> Status;
+                fn fmi3Reset(instance: Fmi3Instance) -> Status;
+                fn fmi3GetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut f32, nValues: usize) -> Status;
+                fn fmi3GetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut f64, nValues: usize) -> Status;
+                fn fmi3GetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i8, nValues: usize) -> Status;
+                fn fmi3GetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u8, nValues: usize) -> Status;
+                fn fmi3GetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i16, nValues: usize) -> Status;
+                fn fmi3GetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u16, nValues: usize) -> Status;
+                fn fmi3GetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i32, nValues: usize) -> Status;
+                fn fmi3GetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u32, nValues: usize) -> Status;
+                fn fmi3GetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i64, nValues: usize) -> Status;
+                fn fmi3GetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u64, nValues: usize) -> Status;
+                fn fmi3GetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3Boolean, nValues: usize) -> Status;
+                fn fmi3GetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3String, nValues: usize) -> Status;
+                fn fmi3GetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *mut usize, _values: *mut Fmi3Binary, nValues: usize) -> Status;
+                fn fmi3GetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut Fmi3Clock) -> Status;
+                fn fmi3SetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const f32, nValues: usize) -> Status;
+                fn fmi3SetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const f64, nValues: usize) -> Status;
+                fn fmi3SetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i8, nValues: usize) -> Status;
+                fn fmi3SetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u8, nValues: usize) -> Status;
+                fn fmi3SetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i16, nValues: usize) -> Status;
+                fn fmi3SetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u16, nValues: usize) -> Status;
+                fn fmi3SetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i32, nValues: usize) -> Status;
+                fn fmi3SetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u32, nValues: usize) -> Status;
+                fn fmi3SetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i64, nValues: usize) -> Status;
+                fn fmi3SetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u64, nValues: usize) -> Status;
+                fn fmi3SetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3Boolean, nValues: usize) -> Status;
+                fn fmi3SetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3String, nValues: usize) -> Status;
+                fn fmi3SetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *const usize, _values: *const Fmi3Binary, nValues: usize) -> Status;
+                fn fmi3SetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const Fmi3Clock) -> Status;
+                fn fmi3GetNumberOfVariableDependencies(instance: Fmi3Instance, valueReference: Fmi3ValueReference, nDependencies: *mut usize) -> Status;
+                fn fmi3GetVariableDependencies(instance: Fmi3Instance, dependent: Fmi3ValueReference, elementIndicesOfDependent: *mut usize, independents: *mut Fmi3ValueReference, elementIndicesOfIndependents: *mut usize, dependencyKinds: *mut Fmi3DependencyKind, nDependencies: usize) -> Status;
+                fn fmi3GetFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status;
+                fn fmi3SetFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState) -> Status;
+                fn fmi3FreeFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status;
+                fn fmi3SerializedFMUStateSize(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status;
+                fn fmi3SerializeFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState, serializedState: *mut Fmi3Byte, size: usize) -> Status;
+                fn fmi3DeserializeFMUState(instance: Fmi3Instance, serializedState: *const Fmi3Byte, size: usize, FMUState: *mut Fmi3FmuState) -> Status;
+                fn fmi3GetDirectionalDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize) -> Status;
+                fn fmi3GetAdjointDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize) -> Status;
+                fn fmi3EnterConfigurationMode(instance: Fmi3Instance) -> Status;
+                fn fmi3ExitConfigurationMode(instance: Fmi3Instance) -> Status;
+                fn fmi3GetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *mut f64, _qualifiers: *mut Fmi3IntervalQualifier) -> Status;
+                fn fmi3GetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64, _qualifiers: *mut Fmi3IntervalQualifier) -> Status;
+                fn fmi3GetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *mut f64) -> Status;
+                fn fmi3GetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64) -> Status;
+                fn fmi3SetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *const f64) -> Status;
+                fn fmi3SetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64) -> Status;
+                fn fmi3SetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *const f64) -> Status;
+                fn fmi3SetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64) -> Status;
+                fn fmi3EvaluateDiscreteStates(instance: Fmi3Instance) -> Status;
+                fn fmi3UpdateDiscreteStates(instance: Fmi3Instance, _discreteStatesNeedUpdate: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean, _nominalsOfContinuousStatesChanged: *mut Fmi3Boolean, _valuesOfContinuousStatesChanged: *mut Fmi3Boolean, _nextEventTimeDefined: *mut Fmi3Boolean, _nextEventTime: *mut f64) -> Status;
+                fn fmi3EnterContinuousTimeMode(instance: Fmi3Instance) -> Status;
+                fn fmi3CompletedIntegratorStep(instance: Fmi3Instance, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, _enterEventMode: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean) -> Status;
+                fn fmi3SetTime(instance: Fmi3Instance, _time: f64) -> Status;
+                fn fmi3SetContinuousStates(instance: Fmi3Instance, _continuousStates: *const f64, _nContinuousStates: usize) -> Status;
+                fn fmi3GetContinuousStateDerivatives(instance: Fmi3Instance, _derivatives: *mut f64, _nContinuousStates: usize) -> Status;
+                fn fmi3GetEventIndicators(instance: Fmi3Instance, _eventIndicators: *mut f64, _nEventIndicators: usize) -> Status;
+                fn fmi3GetContinuousStates(instance: Fmi3Instance, _continuousStates: *mut f64, _nContinuousStates: usize) -> Status;
+                fn fmi3GetNominalsOfContinuousStates(instance: Fmi3Instance, _nominals: *mut f64, _nContinuousStates: usize) -> Status;
+                fn fmi3GetNumberOfEventIndicators(instance: Fmi3Instance, _nEventIndicators: *mut usize) -> Status;
+                fn fmi3GetNumberOfContinuousStates(instance: Fmi3Instance, _nContinuousStates: *mut usize) -> Status;
+                fn fmi3EnterStepMode(instance: Fmi3Instance) -> Status;
+                fn fmi3GetOutputDerivatives(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _orders: *const i32, _values: *mut f64, _nValues: usize) -> Status;
+                fn fmi3DoStep(instance: Fmi3Instance, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, eventHandlingNeeded: *mut Fmi3Boolean, terminateSimulation: *mut Fmi3Boolean, earlyReturn: *mut Fmi3Boolean, lastSuccessfulTime: *mut f64) -> Status;
+                fn fmi3ActivateModelPartition(instance: Fmi3Instance, _clockReference: Fmi3ValueReference, _activationTime: f64) -> Status;
+            }
         }
-
-        /// `fmi3SetDebugLogging` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetDebugLogging(instance: Fmi3Instance, loggingOn: Fmi3Boolean, nCategories: usize, categories: *const Fmi3String,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetDebugLogging::<$model>(instance, loggingOn, nCategories, categories) }
-        }
-
-        /// `fmi3InstantiateModelExchange` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3InstantiateModelExchange(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>,) -> Fmi3Instance {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3InstantiateModelExchange::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage) }
-        }
-
-        /// `fmi3InstantiateCoSimulation` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3InstantiateCoSimulation(instanceName: Fmi3String, instantiationToken: Fmi3String, resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, eventModeUsed: Fmi3Boolean, _earlyReturnAllowed: Fmi3Boolean, _requiredIntermediateVariables: *const Fmi3ValueReference, _nRequiredIntermediateVariables: usize, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _intermediateUpdate: Option<Fmi3IntermediateUpdateCallback>,) -> Fmi3Instance {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3InstantiateCoSimulation::<$model>(instanceName, instantiationToken, resourcePath, _visible, loggingOn, eventModeUsed, _earlyReturnAllowed, _requiredIntermediateVariables, _nRequiredIntermediateVariables, instanceEnvironment, logMessage, _intermediateUpdate) }
-        }
-
-        /// `fmi3InstantiateScheduledExecution` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(instanceName: Fmi3String, _instantiationToken: Fmi3String, _resourcePath: Fmi3String, _visible: Fmi3Boolean, loggingOn: Fmi3Boolean, instanceEnvironment: Fmi3InstanceEnvironment, logMessage: Option<Fmi3LoggerCallback>, _clockUpdate: Option<Fmi3ClockUpdateCallback>, _lockPreemption: Option<Fmi3LockPreemptionCallback>, _unlockPreemption: Option<Fmi3UnlockPreemptionCallback>,) -> Fmi3Instance {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3InstantiateScheduledExecution::<$model>(instanceName, _instantiationToken, _resourcePath, _visible, loggingOn, instanceEnvironment, logMessage, _clockUpdate, _lockPreemption, _unlockPreemption) }
-        }
-
-        /// `fmi3FreeInstance` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3FreeInstance(instance: Fmi3Instance) {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3FreeInstance::<$model>(instance) }
-        }
-
-        /// `fmi3EnterInitializationMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EnterInitializationMode(instance: Fmi3Instance, _toleranceDefined: Fmi3Boolean, _tolerance: f64, startTime: f64, _stopTimeDefined: Fmi3Boolean, _stopTime: f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EnterInitializationMode::<$model>(instance, _toleranceDefined, _tolerance, startTime, _stopTimeDefined, _stopTime) }
-        }
-
-        /// `fmi3ExitInitializationMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3ExitInitializationMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3ExitInitializationMode::<$model>(instance) }
-        }
-
-        /// `fmi3EnterEventMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EnterEventMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EnterEventMode::<$model>(instance) }
-        }
-
-        /// `fmi3Terminate` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3Terminate(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3Terminate::<$model>(instance) }
-        }
-
-        /// `fmi3Reset` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3Reset(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3Reset::<$model>(instance) }
-        }
-
-        /// `fmi3GetFloat32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut f32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetFloat64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut f64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3GetInt8` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i8, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetUInt8` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u8, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetInt16` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut i16, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetUInt16` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u16, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetInt32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3GetUInt32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetInt64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut i64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3GetUInt64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut u64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3GetBoolean` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3Boolean, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3GetString` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *mut Fmi3String, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3GetBinary` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *mut usize, _values: *mut Fmi3Binary, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
-        }
-
-        /// `fmi3GetClock` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *mut Fmi3Clock,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
-        }
-
-        /// `fmi3SetFloat32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetFloat32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const f32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetFloat32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetFloat64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetFloat64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const f64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetFloat64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3SetInt8` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i8, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetUInt8` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetUInt8(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u8, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetUInt8::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetInt16` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const i16, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetUInt16` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetUInt16(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u16, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetUInt16::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetInt32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetInt32::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3SetUInt32` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetUInt32(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u32, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetUInt32::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetInt64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const i64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetInt64::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3SetUInt64` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetUInt64(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const u64, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetUInt64::<$model>(instance, valueReferences, nValueReferences, _values, nValues) }
-        }
-
-        /// `fmi3SetBoolean` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetBoolean(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3Boolean, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetBoolean::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3SetString` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetString(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, values: *const Fmi3String, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetString::<$model>(instance, valueReferences, nValueReferences, values, nValues) }
-        }
-
-        /// `fmi3SetBinary` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetBinary(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _valueSizes: *const usize, _values: *const Fmi3Binary, nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetBinary::<$model>(instance, valueReferences, nValueReferences, _valueSizes, _values, nValues) }
-        }
-
-        /// `fmi3SetClock` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetClock(instance: Fmi3Instance, valueReferences: *const Fmi3ValueReference, nValueReferences: usize, _values: *const Fmi3Clock,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetClock::<$model>(instance, valueReferences, nValueReferences, _values) }
-        }
-
-        /// `fmi3GetNumberOfVariableDependencies` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetNumberOfVariableDependencies(instance: Fmi3Instance, valueReference: Fmi3ValueReference, nDependencies: *mut usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetNumberOfVariableDependencies::<$model>(instance, valueReference, nDependencies) }
-        }
-
-        /// `fmi3GetVariableDependencies` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetVariableDependencies(instance: Fmi3Instance, dependent: Fmi3ValueReference, elementIndicesOfDependent: *mut usize, independents: *mut Fmi3ValueReference, elementIndicesOfIndependents: *mut usize, dependencyKinds: *mut Fmi3DependencyKind, nDependencies: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetVariableDependencies::<$model>(instance, dependent, elementIndicesOfDependent, independents, elementIndicesOfIndependents, dependencyKinds, nDependencies) }
-        }
-
-        /// `fmi3GetFMUState` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetFMUState::<$model>(instance, FMUState) }
-        }
-
-        /// `fmi3SetFMUState` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetFMUState::<$model>(instance, FMUState) }
-        }
-
-        /// `fmi3FreeFMUState` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3FreeFMUState(instance: Fmi3Instance, FMUState: *mut Fmi3FmuState) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3FreeFMUState::<$model>(instance, FMUState) }
-        }
-
-        /// `fmi3SerializedFMUStateSize` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SerializedFMUStateSize(instance: Fmi3Instance, FMUState: Fmi3FmuState, size: *mut usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SerializedFMUStateSize::<$model>(instance, FMUState, size) }
-        }
-
-        /// `fmi3SerializeFMUState` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SerializeFMUState(instance: Fmi3Instance, FMUState: Fmi3FmuState, serializedState: *mut Fmi3Byte, size: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SerializeFMUState::<$model>(instance, FMUState, serializedState, size) }
-        }
-
-        /// `fmi3DeserializeFMUState` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3DeserializeFMUState(instance: Fmi3Instance, serializedState: *const Fmi3Byte, size: usize, FMUState: *mut Fmi3FmuState,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3DeserializeFMUState::<$model>(instance, serializedState, size, FMUState) }
-        }
-
-        /// `fmi3GetDirectionalDerivative` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetDirectionalDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetDirectionalDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
-        }
-
-        /// `fmi3GetAdjointDerivative` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetAdjointDerivative(instance: Fmi3Instance, _unknowns: *const Fmi3ValueReference, _nUnknowns: usize, _knowns: *const Fmi3ValueReference, _nKnowns: usize, _seed: *const f64, _nSeed: usize, _sensitivity: *mut f64, _nSensitivity: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetAdjointDerivative::<$model>(instance, _unknowns, _nUnknowns, _knowns, _nKnowns, _seed, _nSeed, _sensitivity, _nSensitivity) }
-        }
-
-        /// `fmi3EnterConfigurationMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EnterConfigurationMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EnterConfigurationMode::<$model>(instance) }
-        }
-
-        /// `fmi3ExitConfigurationMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3ExitConfigurationMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3ExitConfigurationMode::<$model>(instance) }
-        }
-
-        /// `fmi3GetIntervalDecimal` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *mut f64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals, _qualifiers) }
-        }
-
-        /// `fmi3GetIntervalFraction` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64, _qualifiers: *mut Fmi3IntervalQualifier,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions, _qualifiers) }
-        }
-
-        /// `fmi3GetShiftDecimal` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *mut f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
-        }
-
-        /// `fmi3GetShiftFraction` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *mut u64, _resolutions: *mut u64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
-        }
-
-        /// `fmi3SetIntervalDecimal` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetIntervalDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _intervals: *const f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetIntervalDecimal::<$model>(instance, _valueReferences, _nValueReferences, _intervals) }
-        }
-
-        /// `fmi3SetIntervalFraction` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetIntervalFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetIntervalFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
-        }
-
-        /// `fmi3SetShiftDecimal` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetShiftDecimal(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _shifts: *const f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetShiftDecimal::<$model>(instance, _valueReferences, _nValueReferences, _shifts) }
-        }
-
-        /// `fmi3SetShiftFraction` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetShiftFraction(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _counters: *const u64, _resolutions: *const u64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetShiftFraction::<$model>(instance, _valueReferences, _nValueReferences, _counters, _resolutions) }
-        }
-
-        /// `fmi3EvaluateDiscreteStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EvaluateDiscreteStates::<$model>(instance) }
-        }
-
-        /// `fmi3UpdateDiscreteStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3UpdateDiscreteStates(instance: Fmi3Instance, _discreteStatesNeedUpdate: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean, _nominalsOfContinuousStatesChanged: *mut Fmi3Boolean, _valuesOfContinuousStatesChanged: *mut Fmi3Boolean, _nextEventTimeDefined: *mut Fmi3Boolean, _nextEventTime: *mut f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3UpdateDiscreteStates::<$model>(instance, _discreteStatesNeedUpdate, _terminateSimulation, _nominalsOfContinuousStatesChanged, _valuesOfContinuousStatesChanged, _nextEventTimeDefined, _nextEventTime) }
-        }
-
-        /// `fmi3EnterContinuousTimeMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EnterContinuousTimeMode::<$model>(instance) }
-        }
-
-        /// `fmi3CompletedIntegratorStep` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3CompletedIntegratorStep(instance: Fmi3Instance, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, _enterEventMode: *mut Fmi3Boolean, _terminateSimulation: *mut Fmi3Boolean,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3CompletedIntegratorStep::<$model>(instance, _noSetFMUStatePriorToCurrentPoint, _enterEventMode, _terminateSimulation) }
-        }
-
-        /// `fmi3SetTime` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetTime(instance: Fmi3Instance, _time: f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetTime::<$model>(instance, _time) }
-        }
-
-        /// `fmi3SetContinuousStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3SetContinuousStates(instance: Fmi3Instance, _continuousStates: *const f64, _nContinuousStates: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3SetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
-        }
-
-        /// `fmi3GetContinuousStateDerivatives` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetContinuousStateDerivatives(instance: Fmi3Instance, _derivatives: *mut f64, _nContinuousStates: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetContinuousStateDerivatives::<$model>(instance, _derivatives, _nContinuousStates) }
-        }
-
-        /// `fmi3GetEventIndicators` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetEventIndicators(instance: Fmi3Instance, _eventIndicators: *mut f64, _nEventIndicators: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetEventIndicators::<$model>(instance, _eventIndicators, _nEventIndicators) }
-        }
-
-        /// `fmi3GetContinuousStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetContinuousStates(instance: Fmi3Instance, _continuousStates: *mut f64, _nContinuousStates: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetContinuousStates::<$model>(instance, _continuousStates, _nContinuousStates) }
-        }
-
-        /// `fmi3GetNominalsOfContinuousStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetNominalsOfContinuousStates(instance: Fmi3Instance, _nominals: *mut f64, _nContinuousStates: usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetNominalsOfContinuousStates::<$model>(instance, _nominals, _nContinuousStates) }
-        }
-
-        /// `fmi3GetNumberOfEventIndicators` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(instance: Fmi3Instance, _nEventIndicators: *mut usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetNumberOfEventIndicators::<$model>(instance, _nEventIndicators) }
-        }
-
-        /// `fmi3GetNumberOfContinuousStates` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetNumberOfContinuousStates(instance: Fmi3Instance, _nContinuousStates: *mut usize) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetNumberOfContinuousStates::<$model>(instance, _nContinuousStates) }
-        }
-
-        /// `fmi3EnterStepMode` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3EnterStepMode(instance: Fmi3Instance) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3EnterStepMode::<$model>(instance) }
-        }
-
-        /// `fmi3GetOutputDerivatives` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3GetOutputDerivatives(instance: Fmi3Instance, _valueReferences: *const Fmi3ValueReference, _nValueReferences: usize, _orders: *const i32, _values: *mut f64, _nValues: usize,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3GetOutputDerivatives::<$model>(instance, _valueReferences, _nValueReferences, _orders, _values, _nValues) }
-        }
-
-        /// `fmi3DoStep` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3DoStep(instance: Fmi3Instance, currentCommunicationPoint: f64, communicationStepSize: f64, _noSetFMUStatePriorToCurrentPoint: Fmi3Boolean, eventHandlingNeeded: *mut Fmi3Boolean, terminateSimulation: *mut Fmi3Boolean, earlyReturn: *mut Fmi3Boolean, lastSuccessfulTime: *mut f64,) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3DoStep::<$model>(instance, currentCommunicationPoint, communicationStepSize, _noSetFMUStatePriorToCurrentPoint, eventHandlingNeeded, terminateSimulation, earlyReturn, lastSuccessfulTime) }
-        }
-
-        /// `fmi3ActivateModelPartition` of the FMI 3.0 standard.
-        /// # Safety
-        /// Arguments as the FMI standard's header declares them.
-        #[no_mangle]
-        #[allow(non_snake_case, clippy::too_many_arguments)]
-        pub unsafe extern "C" fn fmi3ActivateModelPartition(instance: Fmi3Instance, _clockReference: Fmi3ValueReference, _activationTime: f64) -> Status {
-            // SAFETY: the importer passes the arguments the standard declares (this function's contract);
-            // the generic function checks the pointers it dereferences.
-            unsafe { $crate::fmi3::fmi3ActivateModelPartition::<$model>(instance, _clockReference, _activationTime) }
-        }
-
     };
 }
+

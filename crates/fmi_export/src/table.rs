@@ -1282,6 +1282,11 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `bytes` from their start.
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes }
+    }
+
     pub fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         if self.bytes.len() < n {
             return Err("the serialized FMU state is truncated".to_string());

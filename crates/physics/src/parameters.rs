@@ -99,6 +99,15 @@ impl std::fmt::Display for ParameterError {
     }
 }
 
+impl std::error::Error for ParameterError {}
+
+impl ParameterError {
+    /// The error of `variable = value` breaking `rule`.
+    pub fn new(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
+        refuse(variable, value, rule)
+    }
+}
+
 /// The error of `variable = value` breaking `rule`.
 pub fn refuse(variable: &str, value: impl std::fmt::Display, rule: impl Into<String>) -> ParameterError {
     ParameterError { variable: variable.to_string(), value: value.to_string(), rule: rule.into() }
