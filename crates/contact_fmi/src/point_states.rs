@@ -21,7 +21,7 @@ pub fn write(states: &[PointState], out: &mut Vec<u8>) {
     }
 }
 
-/// Reads what [`write`] wrote; damaged bytes (a count the bytes cannot hold, a flag that is not
+/// Reads what [`write()`] wrote; damaged bytes (a count the bytes cannot hold, a flag that is not
 /// 0 or 1, a number that is not finite) are refused, not guessed at.
 pub fn read(reader: &mut Reader<'_>) -> Result<Vec<PointState>, String> {
     let count = reader.u64()?;
