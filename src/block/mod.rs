@@ -28,8 +28,7 @@ use crate::physics::math::{normalised, quaternion_from_wxyz, quaternion_problem,
 use crate::physics::provided::{Given, LawInputs};
 use nalgebra::Quaternion;
 
-/// Quaternion norms further than this from 1 are normalised with a warning.
-pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
+pub use crate::physics::math::QUATERNION_NORM_TOLERANCE;
 
 /// Pose and twist of one body's frame, resolved in W.
 #[derive(Clone, Debug, PartialEq)]

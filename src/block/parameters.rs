@@ -1,60 +1,23 @@
 //! The block's parameters as users set them, their documented defaults, and their validation into
 //! typed physics (the rules that are not plain intervals; the table checks min and max).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::files;
 use crate::physics::contact::Laws;
 use crate::physics::enums::not_an_item;
 use crate::physics::friction::{FrictionLaw, FrictionLawKind};
 use crate::physics::material::MaterialPair;
-use crate::physics::geometry::{GeometryPair, Surface};
-use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
+use crate::physics::geometry::GeometryPair;
+pub use crate::physics::geometry_parameters::GeometryParameters;
+use crate::physics::geometry_parameters::geometry;
+use crate::physics::math::Pose;
 use crate::physics::normal::{NormalLaw, NormalLawKind};
 pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
-use crate::physics::shape::{Shape, ShapeKind};
+use crate::physics::parameters::laws;
+use crate::physics::shape::ShapeKind;
 
 use super::step_average::CouplingMode;
-use super::QUATERNION_NORM_TOLERANCE;
 use crate::physics::rigid_motion::MassProperties;
-
-/// Geometry of one body (`geometry_a.*` or `geometry_b.*`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GeometryParameters {
-    /// Stable number of a [`ShapeKind`].
-    pub shape: i64,
-    pub radius: f64,
-    pub length: f64,
-    pub size: [f64; 3],
-    pub file: String,
-    /// Position of the geometry frame in the body frame.
-    pub r: [f64; 3],
-    /// Orientation of the geometry frame in the body frame, (w, x, y, z).
-    pub q: [f64; 4],
-    /// The contact surface is the inside of the shape (a socket, a bore), Adams' IFLIP/JFLIP.
-    pub inside: bool,
-    /// An inside Cylinder's -z end face is a wall (Adams' FACE_CONTACT_BOTTOM).
-    pub end_bottom: bool,
-    /// An inside Cylinder's +z end face is a wall (Adams' FACE_CONTACT_TOP).
-    pub end_top: bool,
-}
-
-impl GeometryParameters {
-    fn with_shape(shape: ShapeKind) -> Self {
-        GeometryParameters {
-            shape: shape.value(),
-            radius: 0.1,
-            length: 0.1,
-            size: [0.1, 0.1, 0.1],
-            file: String::new(),
-            r: [0.0; 3],
-            q: [1.0, 0.0, 0.0, 0.0],
-            inside: false,
-            end_bottom: false,
-            end_top: false,
-        }
-    }
-}
 
 /// How the block couples to the importer over a communication step (`coupling.*`).
 #[derive(Clone, Debug, PartialEq)]
@@ -120,77 +83,6 @@ impl Default for Parameters {
             body_b: BodyParameters::default(),
         }
     }
-}
-
-/// Builds the shape of one geometry from its parameters, reading its file if it has one.
-fn geometry(
-    prefix: &str,
-    p: &GeometryParameters,
-    resources: Option<&Path>,
-    warnings: &mut Vec<String>,
-) -> Result<(Shape, Pose), ParameterError> {
-    let shape_name = format!("{prefix}.shape");
-    let kind = ShapeKind::from_value(p.shape).ok_or_else(|| refuse(&shape_name, p.shape, not_an_item("shape", ShapeKind::ITEMS)))?;
-    let name = |field: &str| format!("{prefix}.{field}");
-    let positive = |field: &str, x: f64| check(&name(field), x, x > 0.0, &format!("a {} needs {field} > 0", kind.name()));
-    let size = |i: usize| -> Result<f64, ParameterError> {
-        let x = p.size[i];
-        check(&format!("{prefix}.size[{}]", i + 1), x, x > 0.0, &format!("a {} needs size > 0", kind.name()))?;
-        Ok(x)
-    };
-    let uses_file = matches!(kind, ShapeKind::ConvexHull | ShapeKind::Mesh | ShapeKind::PointCloud | ShapeKind::GridSurface | ShapeKind::Compound);
-    let file = || -> Result<PathBuf, ParameterError> {
-        if p.file.is_empty() {
-            return Err(refuse(&name("file"), "\"\"", format!("a {} needs a file", kind.name())));
-        }
-        files::resolve(&p.file, resources).map_err(|e| refuse(&name("file"), format!("\"{}\"", p.file), e.to_string()))
-    };
-    let loaded = |result: Result<Shape, files::FileError>| {
-        result.map_err(|e| refuse(&name("file"), format!("\"{}\"", p.file), e.to_string()))
-    };
-    let shape = match kind {
-        ShapeKind::Point => Shape::Point,
-        ShapeKind::Sphere => {
-            positive("radius", p.radius)?;
-            Shape::Sphere { radius: p.radius }
-        }
-        ShapeKind::Box => Shape::Box { half_extents: Vec3::new(size(0)?, size(1)?, size(2)?) / 2.0 },
-        ShapeKind::Cylinder => {
-            positive("radius", p.radius)?;
-            positive("length", p.length)?;
-            Shape::Cylinder { radius: p.radius, half_length: p.length / 2.0 }
-        }
-        ShapeKind::Capsule => {
-            positive("radius", p.radius)?;
-            check(&name("length"), p.length, p.length >= 0.0, "must be >= 0")?;
-            Shape::Capsule { radius: p.radius, half_length: p.length / 2.0 }
-        }
-        ShapeKind::Ellipsoid => Shape::Ellipsoid { semi_axes: Vec3::new(size(0)?, size(1)?, size(2)?) },
-        ShapeKind::Disk => {
-            positive("radius", p.radius)?;
-            Shape::Disk { radius: p.radius }
-        }
-        ShapeKind::Rectangle => Shape::Rectangle { half_x: size(0)? / 2.0, half_y: size(1)? / 2.0 },
-        ShapeKind::Plane => Shape::Plane,
-        ShapeKind::ConvexHull => loaded(files::load_shape(kind, &file()?))?,
-        ShapeKind::Mesh => loaded(files::load_shape(kind, &file()?))?,
-        ShapeKind::PointCloud => loaded(files::load_shape(kind, &file()?))?,
-        ShapeKind::GridSurface => loaded(files::load_shape(kind, &file()?))?,
-        ShapeKind::Compound => loaded(files::load_shape(kind, &file()?))?,
-    };
-    if !p.file.is_empty() && !uses_file {
-        warnings.push(format!("{prefix}.file = \"{}\" is ignored: shape {} reads no file", p.file, kind.name()));
-    }
-    for (i, x) in p.r.iter().enumerate() {
-        check(&format!("{prefix}.r[{}]", i + 1), *x, true, "must be finite")?;
-    }
-    let q_name = format!("{prefix}.q");
-    let (q, norm) = rotation_from_wxyz(&p.q)
-        .ok_or_else(|| refuse(&q_name, format!("{:?}", p.q), format!("the quaternion {}", quaternion_problem(&p.q))))?;
-    if (norm - 1.0).abs() > QUATERNION_NORM_TOLERANCE {
-        warnings.push(format!("{q_name} = {:?} has norm {norm}; it is normalised", p.q));
-    }
-    Ok((shape, Pose { r: Vec3::from(p.r), q }))
 }
 
 /// Parameters checked and turned into typed physics.
@@ -356,9 +248,8 @@ impl Parameters {
                 }
             }
         }
-        let surface = |g: &GeometryParameters| Surface { inside: g.inside, end_bottom: g.end_bottom, end_top: g.end_top };
         let (inside_a, inside_b) = (p.geometry_a.inside, p.geometry_b.inside);
-        let pair = GeometryPair::with_surfaces(shape_a, surface(&p.geometry_a), shape_b, surface(&p.geometry_b)).map_err(|e| {
+        let pair = GeometryPair::with_surfaces(shape_a, p.geometry_a.surface(), shape_b, p.geometry_b.surface()).map_err(|e| {
             // An inside pair is refused naming the switches that made it one.
             let switches: Vec<&str> = [(inside_a, "geometry_a.inside"), (inside_b, "geometry_b.inside")]
                 .into_iter()
@@ -374,53 +265,7 @@ impl Parameters {
             };
             ParameterError { variable, value, rule: e.to_string() }
         })?;
-        let normal = normal_law(&p.normal)?;
-        let friction = friction_law(&p.friction)?;
-        let max_depth = p.normal.max_depth;
-        check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
-        check("solver.max_step", p.solver_max_step, p.solver_max_step > 0.0, "must be > 0")?;
-        let f = &p.friction;
-        check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
-        if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
-            return Err(refuse(
-                "friction.torque_radius",
-                f.torque_radius,
-                format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
-            ));
-        }
-        check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
-        let rolling_radius = pair.rolling_radius();
-        if f.rolling > 0.0 {
-            if pair.is_compound() {
-                return Err(refuse(
-                    "friction.rolling",
-                    f.rolling,
-                    "rolling resistance takes one rolling radius for the contact, and the parts of a Compound (geometry_X.shape) have \
-                     several; set friction.rolling = 0 with a Compound",
-                ));
-            }
-            if rolling_radius <= 0.0 {
-                return Err(refuse(
-                    "friction.rolling",
-                    f.rolling,
-                    format!(
-                        "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
-                        pair.shape_a().kind().name(),
-                        pair.shape_b().kind().name()
-                    ),
-                ));
-            }
-            check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
-        }
-        let laws = Laws {
-            normal,
-            friction,
-            max_depth,
-            torque_radius: f.torque_radius,
-            rolling: f.rolling,
-            rolling_radius,
-            rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
-        };
+        let laws = laws(&p.normal, &p.friction, p.solver_max_step, &pair)?;
         let step_average = step_average(p)?;
         provided_laws(&laws, &pair, step_average.is_some())?;
         Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))

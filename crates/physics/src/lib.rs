@@ -15,6 +15,7 @@ pub mod enums;
 pub mod files;
 pub mod friction;
 pub mod geometry;
+pub mod geometry_parameters;
 pub mod hyperbolic;
 pub mod material;
 pub mod mobility;

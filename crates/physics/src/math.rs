@@ -5,6 +5,9 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 pub type Vec3 = Vector3<f64>;
 pub type Rotation = UnitQuaternion<f64>;
 
+/// Quaternion norms further than this from 1 are normalised with a warning.
+pub const QUATERNION_NORM_TOLERANCE: f64 = 1e-3;
+
 /// A rigid transform: position `r` of a frame's origin and its orientation `q`, both resolved in
 /// the parent frame (W for body poses, the body frame for geometry offsets).
 #[derive(Clone, Copy, Debug, PartialEq)]

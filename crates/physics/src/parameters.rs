@@ -2,7 +2,9 @@
 //! and their validation into typed laws, shared by ContactForce and PlanarContact (which name
 //! their parameters the same). An error names the parameter, the value and the rule it breaks.
 
+use crate::contact::Laws;
 use crate::enums::not_an_item;
+use crate::geometry::GeometryPair;
 use crate::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
@@ -274,4 +276,58 @@ pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterErro
         }
         FrictionLawKind::ProvidedByInput => Ok(FrictionLaw::ProvidedByInput),
     }
+}
+
+/// The laws of a contact from `normal.*` and `friction.*`, checked for the geometry `pair` (its
+/// rolling radius, whether it is a compound), with `solver.max_step` (the stateful laws' sub-step)
+/// checked on the way, in the order ContactForce reports them.
+pub fn laws(p_normal: &NormalParameters, p_friction: &FrictionParameters, solver_max_step: f64, pair: &GeometryPair) -> Result<Laws, ParameterError> {
+    let normal = normal_law(p_normal)?;
+    let friction = friction_law(p_friction)?;
+    let max_depth = p_normal.max_depth;
+    check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
+    check("solver.max_step", solver_max_step, solver_max_step > 0.0, "must be > 0")?;
+    let f = p_friction;
+    check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
+    if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
+        return Err(refuse(
+            "friction.torque_radius",
+            f.torque_radius,
+            format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
+        ));
+    }
+    check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
+    let rolling_radius = pair.rolling_radius();
+    if f.rolling > 0.0 {
+        if pair.is_compound() {
+            return Err(refuse(
+                "friction.rolling",
+                f.rolling,
+                "rolling resistance takes one rolling radius for the contact, and the parts of a Compound (geometry_X.shape) have \
+                 several; set friction.rolling = 0 with a Compound",
+            ));
+        }
+        if rolling_radius <= 0.0 {
+            return Err(refuse(
+                "friction.rolling",
+                f.rolling,
+                format!(
+                    "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
+                    pair.shape_a().kind().name(),
+                    pair.shape_b().kind().name()
+                ),
+            ));
+        }
+        check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
+    }
+    let laws = Laws {
+        normal,
+        friction,
+        max_depth,
+        torque_radius: f.torque_radius,
+        rolling: f.rolling,
+        rolling_radius,
+        rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
+    };
+    Ok(laws)
 }
