@@ -251,6 +251,7 @@ fn safe_only(file: &str) -> bool {
     ];
     let in_fmu = file.starts_with("src/")
         || file.starts_with("crates/physics/src/")
+        || file.starts_with("crates/scene/src/")
         || file.starts_with("rigid_body/src/")
         || file.starts_with("planar_contact/src/")
         || file.starts_with("crates/fmi_export/src/");

@@ -1,0 +1,373 @@
+//! StepAverage for a whole scene: the scene integrates ALL its movable bodies together over the
+//! coming step, in sub-steps of velocity Verlet (`contact_physics::rigid_motion`, ContactForce's
+//! StepAverage's rule: `ceil(h / max_substep)` equal sub-steps, every contact evaluated at each,
+//! the law's damping read at the velocity the held wrench would give at the sub-step's end), and
+//! reports the impulse each body receives over the step divided by the step. Held by the
+//! importer over the step, that wrench gives every body exactly the momentum the contacts give
+//! it, whatever the step and however many contacts a body has.
+//!
+//! From step to step ([`Coupling`]) the scene reconciles its own copy of the bodies with the
+//! bodies as reported, as ContactForce's StepAverage does for its two (src/model/coupling.rs):
+//!
+//! - **The other forces** on each body (gravity, joints, drives): its change of velocity over the
+//!   last step less what the held wrench gave it (and the change of angular momentum about its
+//!   centre of mass less the held torque), used over the next step.
+//! - **The drift**: a body that moved under the held average ends its step off the scene's own
+//!   copy (by the force's first moment over the step); the offset is measured at each step's end
+//!   and the next step starts from the reported position less it, so the contacts' physics
+//!   happens in the scene's own consistent world. In a lasting contact a force on the body alone
+//!   (not on the copy) takes a quarter of the offset out per step, so that a resting body comes
+//!   to its static depth; out of contact the offset is dropped.
+//! - **The step's size**: outputs computed for one step size and held over another are
+//!   integrated again over the actual step; the difference of impulse is owed to the bodies and
+//!   paid over the next step.
+//! - **The master's order** is the caller's to say ([`Inputs`]): the states a DoStep is given are
+//!   the bodies at its start (Jacobi) or at its end (Gauss-Seidel, the bodies stepped first), or
+//!   none (Gauss-Seidel, the scene first: its outputs were computed from the step's start).
+
+use contact_physics::math::{BodyState, Vec3};
+use contact_physics::rigid_motion::{External, MassProperties, Motion};
+
+use crate::scene::{Scene, SceneOutputs, Workspace};
+
+/// Force (N) and torque about the frame origin (N.m), in W.
+pub type ForceTorque = (Vec3, Vec3);
+
+fn zero() -> ForceTorque {
+    (Vec3::zeros(), Vec3::zeros())
+}
+
+/// One step of the scene's own integration.
+#[derive(Clone, Debug)]
+pub struct Averaged {
+    /// The impulse of the contacts over the step divided by the step, per body.
+    pub wrenches: Vec<ForceTorque>,
+    /// The bodies' motion at the step's end.
+    pub end: Vec<Motion>,
+    /// Whether any contact pushed each body at any sub-step, and at the last one.
+    pub touched: Vec<bool>,
+    pub touching_at_end: Vec<bool>,
+    /// Each body's normal force averaged over the step (its contacts' summed, N).
+    pub normal_force: Vec<f64>,
+    /// The outputs at the sub-steps' extremes: per body the largest contact normal force and
+    /// the most touching bodies; the most active contacts and the deepest penetration.
+    pub peak: SceneOutputs,
+}
+
+impl Scene {
+    /// The scene's bodies integrated together over `h` from `start` (their frames' states), with
+    /// the other forces `external` on each, each body first given the impulse `owed` (N.s, N.m.s
+    /// about the frame origin): the contacts' wrench averaged over the step.
+    pub fn integrate(&self, start: &[BodyState], external: &[External], owed: &[ForceTorque], h: f64, work: &mut Workspace) -> Averaged {
+        let n = self.len();
+        let substeps = (h / self.max_substep * (1.0 - 1e-12)).ceil().max(1.0) as u64;
+        let dt = h / substeps as f64;
+        let mass: Vec<MassProperties> = self.bodies.iter().map(|b| b.mass).collect();
+        let mut motion: Vec<Motion> = (0..n).map(|k| Motion::from_frame(&start[k], &mass[k])).collect();
+        for k in 0..n {
+            let (f, t) = &owed[k];
+            if *f != Vec3::zeros() || *t != Vec3::zeros() {
+                let t_c = motion[k].torque_about_com(&mass[k], f, t);
+                motion[k].half_kick(&mass[k], f, &t_c, &External::default(), 2.0);
+            }
+        }
+        let frames = |m: &[Motion]| -> Vec<BodyState> { m.iter().zip(&mass).map(|(m, mass)| m.to_frame(mass)).collect() };
+        let mut now = SceneOutputs::zeros(n);
+        self.evaluate(&frames(&motion), work, &mut now);
+        let mut peak = now.clone();
+        let mut impulse = vec![zero(); n];
+        let mut normal = vec![0.0; n];
+        let mut touched: Vec<bool> = now.bodies.iter().map(|b| b.touching > 0).collect();
+        let normal_of = |o: &SceneOutputs, k: usize| -> f64 { o.bodies[k].max_normal_force * f64::from(o.bodies[k].touching.min(1)) };
+        let mut totals = vec![0.0; n];
+        let mut after = SceneOutputs::zeros(n);
+        for _ in 0..substeps {
+            let kick_before: Vec<ForceTorque> = (0..n).map(|k| (now.bodies[k].f_0, motion[k].torque_about_com(&mass[k], &now.bodies[k].f_0, &now.bodies[k].t_0))).collect();
+            for k in 0..n {
+                motion[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &external[k], dt);
+                motion[k].drift(&mass[k], dt);
+            }
+            // The laws see the velocity at the sub-step's end as the held wrench would make it.
+            let mut predicted = motion.clone();
+            for k in 0..n {
+                predicted[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &external[k], dt);
+            }
+            self.evaluate(&frames(&predicted), work, &mut after);
+            for k in 0..n {
+                let (f, t) = (after.bodies[k].f_0, after.bodies[k].t_0);
+                let t_c = motion[k].torque_about_com(&mass[k], &f, &t);
+                motion[k].half_kick(&mass[k], &f, &t_c, &external[k], dt);
+                impulse[k].0 += (now.bodies[k].f_0 + f) * (0.5 * dt);
+                impulse[k].1 += (now.bodies[k].t_0 + t) * (0.5 * dt);
+                totals[k] = normal_of(&after, k);
+                normal[k] += 0.5 * dt * (normal_of(&now, k) + totals[k]);
+                touched[k] |= after.bodies[k].touching > 0;
+                let p = &mut peak.bodies[k];
+                p.max_normal_force = p.max_normal_force.max(after.bodies[k].max_normal_force);
+                p.touching = p.touching.max(after.bodies[k].touching);
+            }
+            peak.active_contacts = peak.active_contacts.max(after.active_contacts);
+            peak.max_penetration = peak.max_penetration.max(after.max_penetration);
+            std::mem::swap(&mut now, &mut after);
+        }
+        Averaged {
+            wrenches: impulse.iter().map(|(p, l)| (p / h, l / h)).collect(),
+            touching_at_end: now.bodies.iter().map(|b| b.touching > 0).collect(),
+            end: motion,
+            touched,
+            normal_force: normal.iter().map(|x| x / h).collect(),
+            peak,
+        }
+    }
+}
+
+/// What the bodies' states given with a DoStep are (the master's order).
+#[derive(Clone, Copy, Debug)]
+pub enum Inputs<'a> {
+    /// None: the outputs were computed from the step's start (Gauss-Seidel, the scene first).
+    None,
+    /// The bodies at the step's start, set after the outputs were read (Jacobi).
+    AtStart(&'a [BodyState]),
+    /// The bodies at the step's end (Gauss-Seidel, the bodies stepped first).
+    AtEnd(&'a [BodyState]),
+}
+
+/// The averaged step behind the current outputs.
+#[derive(Clone, Debug)]
+struct Run {
+    h: f64,
+    /// The bodies as reported at the step's start, and the scene's own world there.
+    reported: Vec<BodyState>,
+    own: Vec<BodyState>,
+    averaged: Averaged,
+    /// The wrench reported: the contacts' average, the owed impulse's rate, the pull.
+    output: Vec<ForceTorque>,
+    pay: Vec<ForceTorque>,
+}
+
+/// A committed step, until the bodies' states at its end arrive.
+#[derive(Clone, Debug)]
+struct Pending {
+    start: Vec<BodyState>,
+    own_start: Vec<BodyState>,
+    own_end: Vec<Motion>,
+    held: Vec<ForceTorque>,
+    touched: Vec<bool>,
+    h: f64,
+}
+
+/// How fast the offset of a body in a lasting contact is removed: this share per step.
+const REST_RELAXATION: f64 = 0.25;
+/// An offset below this (m) is left alone by the pull.
+const REST_DEADBAND: f64 = 1e-7;
+
+/// StepAverage from step to step (module documentation).
+#[derive(Clone, Debug)]
+pub struct Coupling {
+    external: Vec<External>,
+    /// Each body's offset from the scene's own copy: `c_body = c_own + drift`.
+    drift: Vec<Vec3>,
+    /// Impulse (N.s) and angular impulse about the frame origin (N.m.s) owed to each body.
+    owed: Vec<ForceTorque>,
+    /// The bodies at the next step's start as the scene expects them (reported world).
+    predicted: Option<Vec<BodyState>>,
+    pending: Option<Pending>,
+    run: Option<Run>,
+    /// Steps in a row each body's contacts pushed with an average within a fifth of the step
+    /// before's (a lasting contact), and that average.
+    steady: Vec<u32>,
+    normal_force: Vec<f64>,
+    work: Workspace,
+}
+
+/// A body's frame state moved by `dr` (its centre of mass and so its frame).
+fn moved(state: &BodyState, dr: &Vec3) -> BodyState {
+    let mut s = *state;
+    s.pose.r += dr;
+    s
+}
+
+impl Coupling {
+    pub fn new(scene: &Scene) -> Coupling {
+        let n = scene.len();
+        Coupling {
+            external: vec![External::default(); n],
+            drift: vec![Vec3::zeros(); n],
+            owed: vec![zero(); n],
+            predicted: None,
+            pending: None,
+            run: None,
+            steady: vec![0; n],
+            normal_force: vec![0.0; n],
+            work: Workspace::default(),
+        }
+    }
+
+    /// The other forces estimated on body `k`.
+    pub fn external(&self, k: usize) -> External {
+        self.external[k]
+    }
+
+    /// Body `k`'s offset from the scene's own copy (m).
+    pub fn drift(&self, k: usize) -> Vec3 {
+        self.drift[k]
+    }
+
+    /// The peaks of the step behind the current outputs (largest normal force per body, most
+    /// active contacts, deepest penetration), once [`Coupling::outputs`] ran.
+    pub fn peak(&self) -> Option<&SceneOutputs> {
+        self.run.as_ref().map(|r| &r.averaged.peak)
+    }
+
+    /// The wrench on each body averaged over the coming step of `h`, from the bodies as reported
+    /// at its start (`start`), or, when the master reads the outputs before it sets the inputs
+    /// (Jacobi, or the bodies stepped first), from where the scene expects them.
+    pub fn outputs(&mut self, scene: &Scene, start: Option<&[BodyState]>, h: f64) -> &[ForceTorque] {
+        let reported = match start {
+            Some(s) => {
+                if let Some(p) = self.pending.take() {
+                    self.reconcile(scene, &p, s);
+                }
+                s.to_vec()
+            }
+            None => self.predicted.clone().expect("the first outputs need the bodies' states"),
+        };
+        let run = self.run_from(scene, reported, h);
+        self.run.insert(run).output.as_slice()
+    }
+
+    fn run_from(&mut self, scene: &Scene, reported: Vec<BodyState>, h: f64) -> Run {
+        let n = scene.len();
+        let own: Vec<BodyState> = (0..n).map(|k| if scene.bodies[k].mass.is_movable() { moved(&reported[k], &-self.drift[k]) } else { reported[k] }).collect();
+        let averaged = scene.integrate(&own, &self.external, &self.owed, h, &mut self.work);
+        let pay: Vec<ForceTorque> = self.owed.iter().map(|(f, t)| (f / h, t / h)).collect();
+        let output = (0..n)
+            .map(|k| {
+                let (f, t) = averaged.wrenches[k];
+                let pull = self.pull(scene, k, h, f.norm());
+                (f + pay[k].0 + pull, t + pay[k].1 + (reported[k].pose.q * scene.bodies[k].mass.com).cross(&pull))
+            })
+            .collect();
+        Run { h, reported, own, averaged, output, pay }
+    }
+
+    /// In a lasting contact, a force on body `k` alone (not on the scene's copy) that moves it a
+    /// quarter of its offset toward the copy per step, never more than its contacts' force.
+    fn pull(&self, scene: &Scene, k: usize, h: f64, contact: f64) -> Vec3 {
+        let mass = &scene.bodies[k].mass;
+        if self.steady[k] < 2 || !mass.is_movable() || self.drift[k].norm() < REST_DEADBAND {
+            return Vec3::zeros();
+        }
+        let f = self.drift[k] * (-REST_RELAXATION * mass.mass / (h * h));
+        if f.norm() > contact {
+            f * (contact / f.norm())
+        } else {
+            f
+        }
+    }
+
+    /// DoStep over `h`: commits the step whose outputs the importer holds. `inputs` are the
+    /// bodies' states set since the outputs were read ([`Inputs`]).
+    pub fn do_step(&mut self, scene: &Scene, h: f64, inputs: Inputs) {
+        let mut run = self.run.take().expect("the outputs were computed before the step");
+        let held = run.output.clone();
+        if let Inputs::AtStart(start) = inputs {
+            // Jacobi: the step's start arrives now; the step before ends there.
+            if let Some(p) = self.pending.take() {
+                self.reconcile(scene, &p, start);
+            }
+            // The run was computed from where the scene expected the bodies; its own bodies
+            // follow where they were instead, moved by the difference (to first order).
+            for k in 0..scene.len() {
+                if !scene.bodies[k].mass.is_movable() {
+                    continue;
+                }
+                let own = moved(&start[k], &-self.drift[k]);
+                let (dr, dv) = (own.pose.r - run.own[k].pose.r, own.v - run.own[k].v);
+                let end = &mut run.averaged.end[k];
+                end.c += dr + dv * run.h;
+                end.v_c += dv;
+                run.own[k] = own;
+            }
+            run.reported = start.to_vec();
+        }
+        if run.h != h {
+            // Held over another step than computed for: integrated again over the actual step,
+            // the difference of impulse owed to the bodies.
+            let again = scene.integrate(&run.own, &self.external, &self.owed, h, &mut self.work);
+            for k in 0..scene.len() {
+                let got = again.wrenches[k];
+                self.owed[k].0 += (got.0 + run.pay[k].0 - held[k].0) * h;
+                self.owed[k].1 += (got.1 + run.pay[k].1 - held[k].1) * h;
+            }
+            run.averaged = again;
+            run.h = h;
+        }
+        for k in 0..scene.len() {
+            self.owed[k].0 -= run.pay[k].0 * h;
+            self.owed[k].1 -= run.pay[k].1 * h;
+        }
+        let pending = Pending {
+            start: run.reported.clone(),
+            own_start: run.own.clone(),
+            own_end: run.averaged.end.clone(),
+            held,
+            touched: run.averaged.touched.clone(),
+            h,
+        };
+        let predicted = match inputs {
+            Inputs::AtEnd(end) => {
+                self.reconcile(scene, &pending, end);
+                end.to_vec()
+            }
+            _ => {
+                let p: Vec<BodyState> = (0..scene.len())
+                    .map(|k| {
+                        let mass = &scene.bodies[k].mass;
+                        let mut m = run.averaged.end[k];
+                        if mass.is_movable() {
+                            m.c += self.drift[k];
+                            m.v_c -= self.owed[k].0 / mass.mass;
+                        }
+                        m.to_frame(mass)
+                    })
+                    .collect();
+                self.pending = Some(pending);
+                p
+            }
+        };
+        for k in 0..scene.len() {
+            // Out of contact over the whole step the offset is the body's alone.
+            if !run.averaged.touched[k] && !run.averaged.touching_at_end[k] {
+                self.drift[k] = Vec3::zeros();
+            }
+            let force = run.averaged.normal_force[k];
+            self.steady[k] = if force > 0.0 && (force - self.normal_force[k]).abs() < 0.2 * force { self.steady[k] + 1 } else { 0 };
+            self.normal_force[k] = force;
+        }
+        self.predicted = Some(predicted);
+    }
+
+    /// The step `p` ended with the bodies reported as `now`: the other forces and the drift.
+    fn reconcile(&mut self, scene: &Scene, p: &Pending, now: &[BodyState]) {
+        let h = p.h;
+        for (k, body) in scene.bodies.iter().enumerate() {
+            let mass = &body.mass;
+            if !mass.is_movable() {
+                continue;
+            }
+            let (m0, m1) = (Motion::from_frame(&p.start[k], mass), Motion::from_frame(&now[k], mass));
+            let (f, t_0) = &p.held[k];
+            self.external[k].accel = (m1.v_c - m0.v_c) / h - f / mass.mass;
+            if mass.rotates() {
+                self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(mass, f, t_0);
+            }
+            if p.touched[k] {
+                let own0 = Motion::from_frame(&p.own_start[k], mass);
+                let moved = m1.c - m0.c - m0.v_c * h;
+                let own_moved = p.own_end[k].c - own0.c - own0.v_c * h;
+                self.drift[k] += moved - own_moved;
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The instantaneous evaluation against closed forms: the linear spring-damper between a sphere
+//! and a plane and between two spheres, the wrenches about the frame origins, the collision
+//! filter, and the errors that name the body, the key and the value.
+
+use contact_physics::friction::FrictionLawKind;
+use contact_physics::math::{BodyState, Pose, Rotation, Vec3};
+use contact_physics::normal::NormalLawKind;
+use contact_physics::shape::ShapeKind;
+use contact_scene::{BodyDescription, Scene, SceneDescription, SceneOutputs, Workspace};
+
+fn state(r: [f64; 3], v: [f64; 3]) -> BodyState {
+    BodyState { pose: Pose { r: Vec3::from(r), q: Rotation::identity() }, v: Vec3::from(v), w: Vec3::zeros() }
+}
+
+fn sphere(radius: f64, mass: f64) -> BodyDescription {
+    let mut b = BodyDescription::new(ShapeKind::Sphere);
+    b.geometry.radius = radius;
+    b.mass = mass;
+    b
+}
+
+fn linear(k: f64, c: f64) -> SceneDescription {
+    let mut d = SceneDescription::default();
+    d.normal.law = NormalLawKind::LinearSpringDamper.value();
+    d.normal.stiffness = k;
+    d.normal.damping = c;
+    d.friction.law = FrictionLawKind::None.value();
+    d
+}
+
+fn evaluate(scene: &Scene, states: &[BodyState]) -> SceneOutputs {
+    let mut out = SceneOutputs::default();
+    scene.evaluate(states, &mut Workspace::default(), &mut out);
+    out
+}
+
+/// A sphere 1 mm into a plane, closing at 0.1 m/s: f = k d + c v on the sphere, the opposite on
+/// the plane, whose torque about its origin is that of the force at the contact point.
+#[test]
+fn sphere_on_plane_is_the_linear_law() {
+    let (k, c) = (1e6, 1e3);
+    let mut d = linear(k, c);
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), sphere(0.1, 1.0)];
+    let scene = Scene::new(&d, None).unwrap();
+    let x = 0.3;
+    let out = evaluate(&scene, &[state([0.0; 3], [0.0; 3]), state([x, 0.0, 0.099], [0.0, 0.0, -0.1])]);
+    let f = k * 1e-3 + c * 0.1;
+    assert!((out.bodies[1].f_0 - Vec3::new(0.0, 0.0, f)).norm() < 1e-9 * f, "{}", out.bodies[1].f_0);
+    assert!((out.bodies[0].f_0 + out.bodies[1].f_0).norm() == 0.0);
+    // The force acts on the line x = 0.3 through the contact: about the plane's origin the torque
+    // is x e_x × (-f e_z) = x f e_y; about the sphere's centre it is zero.
+    assert!((out.bodies[0].t_0 - Vec3::new(0.0, x * f, 0.0)).norm() < 1e-9 * f, "{}", out.bodies[0].t_0);
+    assert!(out.bodies[1].t_0.norm() < 1e-9 * f);
+    assert_eq!((out.bodies[0].touching, out.bodies[1].touching, out.active_contacts), (1, 1, 1));
+    assert!((out.max_penetration - 1e-3).abs() < 1e-12);
+    assert!((out.bodies[1].max_normal_force - f).abs() < 1e-9 * f);
+}
+
+/// Three spheres in a row, the middle one touching both: each pair's force along the line of
+/// centres, the middle one pushed by two bodies.
+#[test]
+fn spheres_in_a_row_sum_their_contacts() {
+    let k = 2e5;
+    let mut d = linear(k, 0.0);
+    d.bodies = vec![sphere(0.1, 1.0), sphere(0.1, 1.0), sphere(0.1, 1.0)];
+    let scene = Scene::new(&d, None).unwrap();
+    let out = evaluate(&scene, &[state([0.0, 0.0, 0.0], [0.0; 3]), state([0.198, 0.0, 0.0], [0.0; 3]), state([0.395, 0.0, 0.0], [0.0; 3])]);
+    let (f01, f12) = (k * 0.002, k * 0.003);
+    assert!((out.bodies[0].f_0.x + f01).abs() < 1e-6);
+    assert!((out.bodies[1].f_0.x - (f01 - f12)).abs() < 1e-6);
+    assert!((out.bodies[2].f_0.x - f12).abs() < 1e-6);
+    assert_eq!(out.bodies.iter().map(|b| b.touching).collect::<Vec<_>>(), vec![1, 2, 1]);
+    assert_eq!(out.active_contacts, 2);
+    assert!((out.bodies[1].max_normal_force - f12).abs() < 1e-6);
+    assert!((out.max_penetration - 0.003).abs() < 1e-12);
+}
+
+/// Group and mask: bodies whose groups miss each other's masks pass through each other.
+#[test]
+fn group_and_mask_filter_the_pairs() {
+    let mut d = linear(1e5, 0.0);
+    let (mut a, mut b) = (sphere(0.1, 1.0), sphere(0.1, 1.0));
+    a.group = 0b01;
+    a.mask = 0b01;
+    b.group = 0b10;
+    b.mask = u32::MAX;
+    d.bodies = vec![a, b];
+    let scene = Scene::new(&d, None).unwrap();
+    assert!(!scene.has_pair(0, 1));
+    let out = evaluate(&scene, &[state([0.0; 3], [0.0; 3]), state([0.1, 0.0, 0.0], [0.0; 3])]);
+    assert_eq!(out.bodies[1].f_0, Vec3::zeros());
+    assert_eq!(out.active_contacts, 0);
+}
+
+/// A material pair's parameters replace the scene's between those materials only.
+#[test]
+fn material_pairs_give_their_parameters() {
+    let mut d = linear(1e5, 0.0);
+    d.materials.push(contact_scene::Material { name: "soft".to_string() });
+    let mut pair = contact_scene::MaterialPairLaws { materials: [1, 0], normal: d.normal.clone(), friction: d.friction.clone() };
+    pair.normal.stiffness = 1e3;
+    d.pairs.push(pair);
+    let mut soft = sphere(0.1, 1.0);
+    soft.material = 1;
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), soft, sphere(0.1, 1.0)];
+    let scene = Scene::new(&d, None).unwrap();
+    let out = evaluate(&scene, &[state([0.0; 3], [0.0; 3]), state([0.0, 0.0, 0.09], [0.0; 3]), state([1.0, 0.0, 0.09], [0.0; 3])]);
+    assert!((out.bodies[1].f_0.z - 1e3 * 0.01).abs() < 1e-9);
+    assert!((out.bodies[2].f_0.z - 1e5 * 0.01).abs() < 1e-6);
+}
+
+/// Errors name the body (1-based), the key and the value.
+#[test]
+fn errors_name_the_body_the_key_and_the_value() {
+    let mut d = linear(1e5, 0.0);
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), sphere(-1.0, 1.0)];
+    assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[2].radius = -1: a Sphere needs radius > 0");
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), sphere(0.1, -2.0)];
+    assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[2].mass = -2: must be >= 0 (0 = immovable or driven)");
+    let mut b = sphere(0.1, 1.0);
+    b.material = 3;
+    d.bodies = vec![b];
+    assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[1].material = 3: there are 1 materials (0 to 0)");
+    let mut b = sphere(0.1, 1.0);
+    b.inertia = [1.0, 1.0, 3.0, 0.0, 0.0, 0.0];
+    d.bodies = vec![b];
+    assert!(Scene::new(&d, None).unwrap_err().to_string().starts_with("body[1].inertia = [1.0, 1.0, 3.0, 0.0, 0.0, 0.0]: is not the inertia"));
+    // Two planes with a movable one: a pair the table does not have.
+    let mut moving_plane = BodyDescription::new(ShapeKind::Plane);
+    moving_plane.mass = 1.0;
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), moving_plane];
+    assert!(Scene::new(&d, None).unwrap_err().to_string().starts_with("body[1].shape, body[2].shape = Plane, Plane"));
+}
