@@ -268,6 +268,8 @@ impl Coupling {
 
     /// DoStep over `h`: commits the step whose outputs the importer holds. `inputs` are the
     /// bodies' states set since the outputs were read ([`Inputs`]).
+    // The bodies' arrays are walked together by index.
+    #[allow(clippy::needless_range_loop)]
     pub fn do_step(&mut self, scene: &Scene, h: f64, inputs: Inputs) {
         let mut run = self.run.take().expect("the outputs were computed before the step");
         let held = run.output.clone();
