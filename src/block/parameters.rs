@@ -12,8 +12,8 @@ pub use crate::physics::geometry_parameters::GeometryParameters;
 use crate::physics::geometry_parameters::geometry;
 use crate::physics::math::Pose;
 use crate::physics::normal::{NormalLaw, NormalLawKind};
-pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
-use crate::physics::parameters::laws;
+pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, BodyParameters, FrictionParameters, NormalParameters, ParameterError};
+use crate::physics::parameters::{laws, PairForLaws};
 use crate::physics::shape::ShapeKind;
 
 use super::step_average::CouplingMode;
@@ -33,23 +33,6 @@ pub struct CouplingParameters {
 impl Default for CouplingParameters {
     fn default() -> Self {
         CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5 }
-    }
-}
-
-/// Mass properties of one body (`body_a.*` or `body_b.*`), for StepAverage.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BodyParameters {
-    /// Mass (kg); 0 = immovable.
-    pub mass: f64,
-    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg.m2) about the centre of mass, in the body frame.
-    pub inertia: [f64; 6],
-    /// Centre of mass in the body frame (m).
-    pub com: [f64; 3],
-}
-
-impl Default for BodyParameters {
-    fn default() -> Self {
-        BodyParameters { mass: 0.0, inertia: [0.0; 6], com: [0.0; 3] }
     }
 }
 
@@ -118,18 +101,7 @@ fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterErr
     }
     let mut mass = [MassProperties::immovable(); 2];
     for (k, (prefix, b)) in [("body_a", &p.body_a), ("body_b", &p.body_b)].into_iter().enumerate() {
-        check(&format!("{prefix}.mass"), b.mass, b.mass >= 0.0, "must be >= 0 (0 = immovable)")?;
-        for (i, x) in b.inertia.iter().chain(&b.com).enumerate() {
-            let name = if i < 6 { format!("{prefix}.inertia[{}]", i + 1) } else { format!("{prefix}.com[{}]", i - 5) };
-            check(&name, *x, true, "must be finite")?;
-        }
-        let m = MassProperties::new(b.mass, &b.inertia, &b.com);
-        if b.mass > 0.0 {
-            if let Some(problem) = m.inertia_problem() {
-                return Err(refuse(&format!("{prefix}.inertia"), format!("{:?}", b.inertia), format!("is not the inertia of a rigid body: {problem}")));
-            }
-        }
-        mass[k] = m;
+        mass[k] = b.checked(prefix)?;
     }
     if !mass[0].is_movable() && !mass[1].is_movable() {
         return Err(refuse(
@@ -265,7 +237,7 @@ impl Parameters {
             };
             ParameterError { variable, value, rule: e.to_string() }
         })?;
-        let laws = laws(&p.normal, &p.friction, p.solver_max_step, &pair)?;
+        let laws = laws(&p.normal, &p.friction, p.solver_max_step, &PairForLaws::of(&pair), |_, _| Ok(()))?;
         let step_average = step_average(p)?;
         provided_laws(&laws, &pair, step_average.is_some())?;
         Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))

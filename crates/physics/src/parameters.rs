@@ -5,6 +5,7 @@
 use crate::contact::Laws;
 use crate::enums::not_an_item;
 use crate::geometry::GeometryPair;
+use crate::rigid_motion::MassProperties;
 use crate::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::normal::{
     GroundModel, HuntCrossley, Impact, LimitedDamper, LinearSpringDamper, NormalLaw, NormalLawKind, Restitution,
@@ -81,6 +82,43 @@ impl Default for FrictionParameters {
             torque_radius: 0.0,
             rolling: 0.0,
         }
+    }
+}
+
+/// Mass properties of one body as users set them (`body_a.*` in ContactForce, `body[i].*` in a
+/// scene), for StepAverage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyParameters {
+    /// Mass (kg); 0 = immovable.
+    pub mass: f64,
+    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg.m2) about the centre of mass, in the body frame.
+    pub inertia: [f64; 6],
+    /// Centre of mass in the body frame (m).
+    pub com: [f64; 3],
+}
+
+impl Default for BodyParameters {
+    fn default() -> Self {
+        BodyParameters { mass: 0.0, inertia: [0.0; 6], com: [0.0; 3] }
+    }
+}
+
+impl BodyParameters {
+    /// The mass properties, checked, the variables named `{prefix}.mass`, ...: a mass >= 0,
+    /// finite numbers, and an inertia a rigid body can have.
+    pub fn checked(&self, prefix: &str) -> Result<MassProperties, ParameterError> {
+        check(&format!("{prefix}.mass"), self.mass, self.mass >= 0.0, "must be >= 0 (0 = immovable)")?;
+        for (i, x) in self.inertia.iter().chain(&self.com).enumerate() {
+            let name = if i < 6 { format!("{prefix}.inertia[{}]", i + 1) } else { format!("{prefix}.com[{}]", i - 5) };
+            check(&name, *x, true, "must be finite")?;
+        }
+        let m = MassProperties::new(self.mass, &self.inertia, &self.com);
+        if self.mass > 0.0 {
+            if let Some(problem) = m.inertia_problem() {
+                return Err(refuse(&format!("{prefix}.inertia"), format!("{:?}", self.inertia), format!("is not the inertia of a rigid body: {problem}")));
+            }
+        }
+        Ok(m)
     }
 }
 
@@ -278,28 +316,64 @@ pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterErro
     }
 }
 
-/// The laws of a contact from `normal.*` and `friction.*`, checked for the geometry `pair` (its
-/// rolling radius, whether it is a compound), with `solver.max_step` (the stateful laws' sub-step)
-/// checked on the way, in the order ContactForce reports them.
-pub fn laws(p_normal: &NormalParameters, p_friction: &FrictionParameters, solver_max_step: f64, pair: &GeometryPair) -> Result<Laws, ParameterError> {
+/// What the laws need to know of a pair: its rolling radius (0: it cannot roll), whether it is a
+/// compound (whose parts have several), its shapes' names and what rolls in such a model (for the
+/// refusals), and whether a spin about the normal exists (not in the plane).
+#[derive(Clone, Copy, Debug)]
+pub struct PairForLaws<'a> {
+    pub rolling_radius: f64,
+    pub compound: bool,
+    pub shapes: [&'a str; 2],
+    /// "a pair that can roll (a sphere)", "a Circle that rolls".
+    pub roller: &'a str,
+    pub spin: bool,
+}
+
+impl PairForLaws<'_> {
+    /// A 3-D geometry pair's.
+    pub fn of(pair: &GeometryPair) -> PairForLaws<'static> {
+        PairForLaws {
+            rolling_radius: pair.rolling_radius(),
+            compound: pair.is_compound(),
+            shapes: [pair.shape_a().kind().name(), pair.shape_b().kind().name()],
+            roller: "a pair that can roll (a sphere)",
+            spin: true,
+        }
+    }
+}
+
+/// The laws of a contact from `normal.*` and `friction.*`, checked for `pair` (its rolling radius,
+/// whether it is a compound, whether it spins), with `solver.max_step` (the stateful laws'
+/// sub-step) checked on the way and `refuse_kinds` (the laws a model does not offer) right after
+/// the laws are read: in this order the models report them.
+pub fn laws(
+    p_normal: &NormalParameters,
+    p_friction: &FrictionParameters,
+    solver_max_step: f64,
+    pair: &PairForLaws,
+    refuse_kinds: impl FnOnce(&NormalLaw, &FrictionLaw) -> Result<(), ParameterError>,
+) -> Result<Laws, ParameterError> {
     let normal = normal_law(p_normal)?;
     let friction = friction_law(p_friction)?;
+    refuse_kinds(&normal, &friction)?;
     let max_depth = p_normal.max_depth;
     check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
     check("solver.max_step", solver_max_step, solver_max_step > 0.0, "must be > 0")?;
     let f = p_friction;
-    check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
-    if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
-        return Err(refuse(
-            "friction.torque_radius",
-            f.torque_radius,
-            format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
-        ));
+    if pair.spin {
+        check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
+        if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
+            return Err(refuse(
+                "friction.torque_radius",
+                f.torque_radius,
+                format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
+            ));
+        }
     }
     check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
-    let rolling_radius = pair.rolling_radius();
+    let rolling_radius = pair.rolling_radius;
     if f.rolling > 0.0 {
-        if pair.is_compound() {
+        if pair.compound {
             return Err(refuse(
                 "friction.rolling",
                 f.rolling,
@@ -311,23 +385,19 @@ pub fn laws(p_normal: &NormalParameters, p_friction: &FrictionParameters, solver
             return Err(refuse(
                 "friction.rolling",
                 f.rolling,
-                format!(
-                    "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
-                    pair.shape_a().kind().name(),
-                    pair.shape_b().kind().name()
-                ),
+                format!("rolling resistance needs {}; {} - {} has no rolling radius", pair.roller, pair.shapes[0], pair.shapes[1]),
             ));
         }
         check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
     }
-    let laws = Laws {
+    Ok(Laws {
         normal,
         friction,
         max_depth,
-        torque_radius: f.torque_radius,
+        // Spin about the normal does not exist in the plane.
+        torque_radius: if pair.spin { f.torque_radius } else { 0.0 },
         rolling: f.rolling,
         rolling_radius,
         rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
-    };
-    Ok(laws)
+    })
 }

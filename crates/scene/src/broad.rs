@@ -134,21 +134,11 @@ mod tests {
     use super::*;
     use contact_physics::math::Rotation;
     use contact_physics::rigid_motion::MassProperties;
+    use contact_physics::test_rng::XorShift64;
 
     fn body(shape: Shape) -> Body {
         let bound = Bound::of(&shape);
         Body { shape, offset: Pose::identity(), mass: MassProperties::immovable(), bound }
-    }
-
-    /// xorshift64*, uniform in [0, 1).
-    fn draws(seed: u64) -> impl FnMut() -> f64 {
-        let mut state = seed;
-        move || {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-        }
     }
 
     /// On random scenes of spheres, boxes, capsules, cylinders and planes, the sweep finds
@@ -156,7 +146,8 @@ mod tests {
     #[test]
     fn sweep_finds_the_pairs_all_pairs_finds() {
         for seed in 1..40_u64 {
-            let mut next = draws(seed * 7919);
+            let mut rng = XorShift64(seed * 7919);
+            let mut next = || rng.next();
             let n = 2 + (next() * 60.0) as usize;
             let mut bodies = Vec::new();
             let mut poses = Vec::new();

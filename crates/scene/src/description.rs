@@ -5,8 +5,7 @@
 use std::path::Path;
 
 use contact_physics::geometry_parameters::GeometryParameters;
-use contact_physics::parameters::{check, refuse, FrictionParameters, NormalParameters, ParameterError};
-use contact_physics::rigid_motion::MassProperties;
+use contact_physics::parameters::{refuse, BodyParameters, FrictionParameters, NormalParameters, ParameterError};
 use contact_physics::shape::ShapeKind;
 
 /// One body of the scene (`body[i].*`).
@@ -17,18 +16,14 @@ pub struct BodyDescription {
     /// Its geometry, with ContactForce's shape parameters (`shape`, `radius`, `length`, `size`,
     /// `file`, `r`, `q`, `inside`, `end_bottom`, `end_top`).
     pub geometry: GeometryParameters,
-    /// Mass (kg); 0 = immovable or driven (its motion is its inputs').
-    pub mass: f64,
-    /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz (kg.m2) about the centre of mass, in the body frame; all 0 =
-    /// a point mass (turns at its input angular velocity).
-    pub inertia: [f64; 6],
-    /// Centre of mass in the body frame (m).
-    pub com: [f64; 3],
+    /// `mass` (kg; 0 = immovable or driven: its motion is its inputs'), `inertia` (about the
+    /// centre of mass; all 0 = a point mass) and `com`, as ContactForce's `body_X.*`.
+    pub body: BodyParameters,
     /// Index into the scene's materials (0-based).
     pub material: usize,
-    /// Collision group bits: two bodies may touch when each one's group meets the other's mask.
-    pub group: u32,
-    pub mask: u32,
+    /// Collision `group` and `mask` bits: two bodies may touch when each one's group meets the
+    /// other's mask.
+    pub filter: [u32; 2],
 }
 
 impl BodyDescription {
@@ -38,12 +33,9 @@ impl BodyDescription {
         BodyDescription {
             name: String::new(),
             geometry: GeometryParameters::with_shape(shape),
-            mass: 0.0,
-            inertia: [0.0; 6],
-            com: [0.0; 3],
+            body: BodyParameters::default(),
             material: 0,
-            group: 1,
-            mask: u32::MAX,
+            filter: [1, u32::MAX],
         }
     }
 }
@@ -112,26 +104,6 @@ pub fn body_name(i: usize) -> String {
     format!("body[{}]", i + 1)
 }
 
-/// A body's mass properties, checked: mass >= 0, finite inertia and centre of mass, an inertia a
-/// rigid body can have.
-pub(crate) fn mass_properties(i: usize, b: &BodyDescription) -> Result<MassProperties, ParameterError> {
-    let prefix = body_name(i);
-    check(&format!("{prefix}.mass"), b.mass, b.mass >= 0.0, "must be >= 0 (0 = immovable or driven)")?;
-    for (k, x) in b.inertia.iter().enumerate() {
-        check(&format!("{prefix}.inertia[{}]", k + 1), *x, true, "must be finite")?;
-    }
-    for (k, x) in b.com.iter().enumerate() {
-        check(&format!("{prefix}.com[{}]", k + 1), *x, true, "must be finite")?;
-    }
-    let m = MassProperties::new(b.mass, &b.inertia, &b.com);
-    if b.mass > 0.0 {
-        if let Some(problem) = m.inertia_problem() {
-            return Err(refuse(&format!("{prefix}.inertia"), format!("{:?}", b.inertia), format!("is not the inertia of a rigid body: {problem}")));
-        }
-    }
-    Ok(m)
-}
-
 /// The material and the collision filter of body `i`, checked against `materials` materials.
 pub(crate) fn check_material(i: usize, b: &BodyDescription, materials: usize) -> Result<(), ParameterError> {
     if b.material >= materials {
@@ -146,7 +118,8 @@ pub(crate) fn check_material(i: usize, b: &BodyDescription, materials: usize) ->
 
 /// Whether bodies `a` and `b` may touch: each one's group meets the other's mask.
 pub fn may_touch(a: &BodyDescription, b: &BodyDescription) -> bool {
-    a.group & b.mask != 0 && b.group & a.mask != 0
+    let ([group_a, mask_a], [group_b, mask_b]) = (a.filter, b.filter);
+    group_a & mask_b != 0 && group_b & mask_a != 0
 }
 
 /// The pairs of materials: each named pair's materials must exist and each pair be given once;

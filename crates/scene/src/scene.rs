@@ -12,12 +12,12 @@ use contact_physics::contact::{self, Laws, PointState};
 use contact_physics::geometry::{ContactPoint, GeometryPair};
 use contact_physics::geometry_parameters::geometry;
 use contact_physics::math::{BodyState, Pose, Vec3};
-use contact_physics::parameters::{laws, refuse, ParameterError};
+use contact_physics::parameters::{laws, refuse, PairForLaws, ParameterError};
 use contact_physics::rigid_motion::MassProperties;
 use contact_physics::shape::Shape;
 
 use crate::broad::{self, Bound};
-use crate::description::{body_name, check_material, check_pairs, mass_properties, may_touch, SceneDescription};
+use crate::description::{body_name, check_material, check_pairs, may_touch, SceneDescription};
 
 /// One body, checked.
 #[derive(Clone, Debug)]
@@ -106,7 +106,7 @@ impl Scene {
         let mut bodies = Vec::with_capacity(d.bodies.len());
         for (i, b) in d.bodies.iter().enumerate() {
             let (shape, offset) = geometry(&body_name(i), &b.geometry, resources, &mut warnings)?;
-            let mass = mass_properties(i, b)?;
+            let mass = b.body.checked(&body_name(i))?;
             check_material(i, b, d.materials.len())?;
             let bound = Bound::of(&shape);
             bodies.push(Body { shape, offset, mass, bound });
@@ -132,7 +132,7 @@ impl Scene {
                         }
                     })?;
                 let (normal, friction) = d.laws_between(bi.material, bj.material);
-                let laws = laws(normal, friction, d.solver_max_step, &pair).map_err(|e| ParameterError {
+                let laws = laws(normal, friction, d.solver_max_step, &PairForLaws::of(&pair), |_, _| Ok(())).map_err(|e| ParameterError {
                     variable: format!("{} (between {} and {})", e.variable, body_name(i), body_name(j)),
                     ..e
                 })?;

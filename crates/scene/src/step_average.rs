@@ -44,14 +44,14 @@ pub struct Averaged {
     pub wrenches: Vec<ForceTorque>,
     /// The bodies' motion at the step's end.
     pub end: Vec<Motion>,
-    /// Whether any contact pushed each body at any sub-step, and at the last one.
-    pub touched: Vec<bool>,
-    pub touching_at_end: Vec<bool>,
-    /// Each body's normal force averaged over the step (its contacts' summed, N).
-    pub normal_force: Vec<f64>,
     /// The outputs at the sub-steps' extremes: per body the largest contact normal force and
     /// the most touching bodies; the most active contacts and the deepest penetration.
     pub peak: SceneOutputs,
+    /// Per body: whether any contact pushed it at any sub-step, whether one does at the last,
+    /// and its contacts' normal force (summed) averaged over the step (N).
+    pub touched: Vec<bool>,
+    pub touching_at_end: Vec<bool>,
+    pub normal_force: Vec<f64>,
 }
 
 impl Scene {

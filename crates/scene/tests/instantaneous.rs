@@ -2,30 +2,15 @@
 //! and a plane and between two spheres, the wrenches about the frame origins, the collision
 //! filter, and the errors that name the body, the key and the value.
 
-use contact_physics::friction::FrictionLawKind;
+mod common;
+
 use contact_physics::math::{BodyState, Pose, Rotation, Vec3};
-use contact_physics::normal::NormalLawKind;
 use contact_physics::shape::ShapeKind;
-use contact_scene::{BodyDescription, Scene, SceneDescription, SceneOutputs, Workspace};
+use common::{linear, sphere};
+use contact_scene::{BodyDescription, Scene, SceneOutputs, Workspace};
 
 fn state(r: [f64; 3], v: [f64; 3]) -> BodyState {
     BodyState { pose: Pose { r: Vec3::from(r), q: Rotation::identity() }, v: Vec3::from(v), w: Vec3::zeros() }
-}
-
-fn sphere(radius: f64, mass: f64) -> BodyDescription {
-    let mut b = BodyDescription::new(ShapeKind::Sphere);
-    b.geometry.radius = radius;
-    b.mass = mass;
-    b
-}
-
-fn linear(k: f64, c: f64) -> SceneDescription {
-    let mut d = SceneDescription::default();
-    d.normal.law = NormalLawKind::LinearSpringDamper.value();
-    d.normal.stiffness = k;
-    d.normal.damping = c;
-    d.friction.law = FrictionLawKind::None.value();
-    d
 }
 
 fn evaluate(scene: &Scene, states: &[BodyState]) -> SceneOutputs {
@@ -80,10 +65,8 @@ fn spheres_in_a_row_sum_their_contacts() {
 fn group_and_mask_filter_the_pairs() {
     let mut d = linear(1e5, 0.0);
     let (mut a, mut b) = (sphere(0.1, 1.0), sphere(0.1, 1.0));
-    a.group = 0b01;
-    a.mask = 0b01;
-    b.group = 0b10;
-    b.mask = u32::MAX;
+    a.filter = [0b01, 0b01];
+    b.filter = [0b10, u32::MAX];
     d.bodies = vec![a, b];
     let scene = Scene::new(&d, None).unwrap();
     assert!(!scene.has_pair(0, 1));
@@ -116,18 +99,18 @@ fn errors_name_the_body_the_key_and_the_value() {
     d.bodies = vec![BodyDescription::new(ShapeKind::Plane), sphere(-1.0, 1.0)];
     assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[2].radius = -1: a Sphere needs radius > 0");
     d.bodies = vec![BodyDescription::new(ShapeKind::Plane), sphere(0.1, -2.0)];
-    assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[2].mass = -2: must be >= 0 (0 = immovable or driven)");
+    assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[2].mass = -2: must be >= 0 (0 = immovable)");
     let mut b = sphere(0.1, 1.0);
     b.material = 3;
     d.bodies = vec![b];
     assert_eq!(Scene::new(&d, None).unwrap_err().to_string(), "body[1].material = 3: there are 1 materials (0 to 0)");
     let mut b = sphere(0.1, 1.0);
-    b.inertia = [1.0, 1.0, 3.0, 0.0, 0.0, 0.0];
+    b.body.inertia = [1.0, 1.0, 3.0, 0.0, 0.0, 0.0];
     d.bodies = vec![b];
     assert!(Scene::new(&d, None).unwrap_err().to_string().starts_with("body[1].inertia = [1.0, 1.0, 3.0, 0.0, 0.0, 0.0]: is not the inertia"));
     // Two planes with a movable one: a pair the table does not have.
     let mut moving_plane = BodyDescription::new(ShapeKind::Plane);
-    moving_plane.mass = 1.0;
+    moving_plane.body.mass = 1.0;
     d.bodies = vec![BodyDescription::new(ShapeKind::Plane), moving_plane];
     assert!(Scene::new(&d, None).unwrap_err().to_string().starts_with("body[1].shape, body[2].shape = Plane, Plane"));
 }
