@@ -14,6 +14,7 @@
 
 pub mod broad;
 pub mod description;
+pub mod file;
 pub mod scene;
 pub mod step_average;
 
