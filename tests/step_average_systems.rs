@@ -27,7 +27,10 @@ const GROUND: Other = Other::Plane { point: [0.0; 3], normal: [0.0, 0.0, 1.0] };
 /// into exactly its momentum, so this reads the coupling's impulse, not the integrator's errors
 /// in flight; the co-simulation and the reference are measured alike.
 fn drop_restitution(mut run: impl FnMut(&mut dyn FnMut(&[Body], f64))) -> f64 {
-    let (mut before, mut after, mut touched): (Option<(f64, f64, f64)>, Option<(f64, f64)>, Option<f64>) = (None, None, None);
+    // The last sample before the contact (height, speed, time), the first one 50 ms after it
+    // (speed, time), and when it began.
+    type Before = Option<(f64, f64, f64)>;
+    let (mut before, mut after, mut touched): (Before, Option<(f64, f64)>, Option<f64>) = (None, None, None);
     run(&mut |b: &[Body], t: f64| {
         let ball = &b[0];
         let (z, v) = (ball.r[2] - ball.radius, ball.v[2]);

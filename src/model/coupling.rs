@@ -156,19 +156,32 @@ struct Carry {
     applied: [ForceTorque; 2],
     warned_no_step: bool,
     warned_mass: [bool; 2],
+    /// The outputs were computed since the last DoStep, so the importer holds their wrench.
+    evaluated: bool,
+    /// They were read after the last DoStep and before any input (from the block's own bodies at
+    /// the step's end): what a Jacobi master passes on, so they stay until the next DoStep.
+    held_from_prediction: bool,
+    /// Where the averaged step behind the held outputs started, so that it can be integrated
+    /// again after a restored FMU state or a failed DoStep (the run itself is not kept).
+    run_from: Option<RunFrom>,
+}
+
+/// What an averaged step is computed from: its size, the bodies at its start (the block's own
+/// world) and the rate at which it pays the owed impulse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RunFrom {
+    h: f64,
+    start: [BodyState; 2],
+    pay: [ForceTorque; 2],
 }
 
 /// What StepAverage keeps from step to step.
 #[derive(Clone, Debug, Default)]
 pub struct Coupling {
     carry: Carry,
-    /// The averaged step behind the current outputs (not serialized: recomputed when needed).
+    /// The averaged step behind the current outputs (not serialized: integrated again from
+    /// `Carry::run_from` when needed).
     run: Option<Run>,
-    /// The outputs were computed since the last DoStep, so the importer holds their wrench.
-    evaluated: bool,
-    /// They were read after the last DoStep and before any input (from the block's own bodies at
-    /// the step's end): what a Jacobi master passes on, so they stay until the next DoStep.
-    held_from_prediction: bool,
     /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
     spare: Vec<PointState>,
 }
@@ -368,7 +381,15 @@ impl Model {
     /// The outputs under StepAverage: the wrench averaged over the coming step.
     pub(super) fn evaluate_step_average(&mut self, setup: StepAverageSetup) -> Result<Notes, ModelError> {
         let mut notes = Notes::default();
-        if self.coupling.evaluated && self.coupling.held_from_prediction {
+        let c = &self.coupling.carry;
+        if c.evaluated && self.coupling.run.is_none() && (c.held_from_prediction || !c.fresh) {
+            // A restored FMU state or a failed DoStep: the outputs the importer holds, integrated
+            // again from where they were.
+            if let Some(n) = self.rerun(&setup)? {
+                return Ok(n);
+            }
+        }
+        if self.coupling.carry.evaluated && self.coupling.carry.held_from_prediction {
             // Read after a DoStep before any input, the outputs are what a Jacobi master passes on
             // to the bodies; a master that reads them again after setting the inputs (Ecos
             // refreshes its copy of an instance's outputs whenever it sets its inputs) still
@@ -378,7 +399,7 @@ impl Model {
         }
         let block = self.block.as_ref().expect("the block is built");
         let inputs = block.body_states(&self.inputs, &mut notes).map_err(ModelError::Input)?;
-        self.coupling.held_from_prediction = !self.coupling.carry.fresh && self.coupling.carry.predicted.is_some();
+        self.coupling.carry.held_from_prediction = !self.coupling.carry.fresh && self.coupling.carry.predicted.is_some();
         let c = &mut self.coupling.carry;
         let start = match (c.fresh, c.predicted) {
             (false, Some(predicted)) => predicted,
@@ -413,7 +434,8 @@ impl Model {
             self.outputs.max_normal_force = self.outputs.normal_force;
             self.finish_outputs(&setup);
             self.coupling.run = None;
-            self.coupling.evaluated = true;
+            self.coupling.carry.run_from = None;
+            self.coupling.carry.evaluated = true;
             return Ok(n);
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
@@ -427,8 +449,43 @@ impl Model {
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
         self.finish_outputs(&setup);
-        self.coupling.evaluated = true;
+        let c = &mut self.coupling.carry;
+        c.run_from = Some(RunFrom { h, start: own, pay });
+        c.evaluated = true;
         Ok(notes)
+    }
+
+    /// The averaged step behind the held outputs, integrated again into the outputs from where it
+    /// started (the carried state is what it was then: nothing changes it between the outputs'
+    /// evaluation and the DoStep). `None` when the held outputs were no averaged step.
+    fn rerun(&mut self, setup: &StepAverageSetup) -> Result<Option<Notes>, ModelError> {
+        let Some(from) = self.coupling.carry.run_from else {
+            return Ok(None);
+        };
+        let (run, notes) = self.averaged_run(setup, &from.start, from.h, from.pay, None)?;
+        self.coupling.run = Some(run);
+        self.finish_outputs(setup);
+        Ok(Some(notes))
+    }
+
+    /// The run for a DoStep whose held outputs were the instantaneous wrench (read before the
+    /// first DoStep with `coupling.step = 0`): the step averaged from the bodies as reported, and
+    /// the difference between its impulse and the one the bodies received owed to them.
+    fn run_for_instantaneous(&mut self, setup: &StepAverageSetup, step: f64, applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
+        let inputs = self.reported()?;
+        self.assume_rest_at_start(setup, &inputs)?;
+        let c = &self.coupling.carry;
+        let own = own_world(&inputs, &c.drift, &setup.mass);
+        let pay = c.owed.map(|(f, t)| (f / step, t / step));
+        let mut scratch = self.outputs.clone();
+        let (run, _) = self.averaged_run(setup, &own, step, pay, Some(&mut scratch))?;
+        let got = scratch.wrenches();
+        let c = &mut self.coupling.carry;
+        for k in 0..2 {
+            c.owed[k].0 += (got[k].0 - applied[k].0) * step;
+            c.owed[k].1 += (got[k].1 - applied[k].1) * step;
+        }
+        Ok(run)
     }
 
     /// Before the first step the other forces are unknown (the first step measures them). Bodies
@@ -564,14 +621,20 @@ impl Model {
     /// what the block knows of the bodies (module documentation).
     pub(super) fn do_step_average(&mut self, setup: StepAverageSetup, step: f64) -> Result<(), ModelError> {
         check_substeps(step, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
-        if !self.coupling.evaluated {
+        if !self.coupling.carry.evaluated {
             // The importer read nothing since the last step: it holds the last outputs it read,
             // but the block averages from the present state.
             self.outputs_valid = false;
             self.update_outputs()?;
+        } else if self.coupling.run.is_none() {
+            // A restored FMU state or a failed DoStep: the held outputs' step integrated again.
+            self.rerun(&setup)?;
         }
         let applied = self.outputs.wrenches();
-        let run = self.coupling.run.take().expect("the outputs were evaluated");
+        let run = match self.coupling.run.take() {
+            Some(run) => run,
+            None => self.run_for_instantaneous(&setup, step, &applied)?,
+        };
         let fresh = self.coupling.carry.fresh;
         let mass = setup.mass;
         let (run, start, end) = if fresh {
@@ -701,8 +764,9 @@ impl Model {
         let force = run.normal_force;
         c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
         c.normal_force = force;
-        self.coupling.evaluated = false;
-        self.coupling.held_from_prediction = false;
+        c.evaluated = false;
+        c.held_from_prediction = false;
+        c.run_from = None;
         self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
         self.outputs_valid = false;
@@ -866,6 +930,17 @@ impl Carry {
             v.vec(&mut p.contact.1);
         }
         self.pending = has.then_some(p);
+        v.flag(&mut self.evaluated);
+        v.flag(&mut self.held_from_prediction);
+        let mut has = self.run_from.is_some();
+        v.flag(&mut has);
+        let mut from = self.run_from.unwrap_or(RunFrom { h: 0.0, start: [at_rest(); 2], pay: [zero_wrench(); 2] });
+        if has {
+            v.num(&mut from.h);
+            from.start.iter_mut().for_each(|b| v.body(b));
+            from.pay.iter_mut().for_each(|w| v.wrench(w));
+        }
+        self.run_from = has.then_some(from);
     }
 }
 
