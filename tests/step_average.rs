@@ -190,8 +190,10 @@ fn box_on_incline(angle: f64, h: f64) -> (Model, PointMass) {
     (model, body)
 }
 
-/// Below the friction angle (tan 20 deg = 0.36 < 0.5) the box stays: after it settles, less than
-/// 1e-6 m of creep over 0.5 s at 1 ms steps, in both orders.
+/// Below the friction angle (tan 20 deg = 0.36 < 0.5) the box stays: it settles within 10 um of
+/// where it started (its friction deflections build up from zero over the first steps; the
+/// scenario incline_stick_1ms's check) and then creeps less than 1e-6 m over 0.5 s at 1 ms steps,
+/// in both orders.
 #[test]
 fn box_sticks_on_a_20_degree_incline_without_creep() {
     for order in [Order::GaussSeidel, Order::Jacobi] {
@@ -203,7 +205,8 @@ fn box_sticks_on_a_20_degree_incline_without_creep() {
         let creep = settled.iter().fold(f64::MIN, |a, x| a.max(*x)) - settled.iter().fold(f64::MAX, |a, x| a.min(*x));
         println!("{order:?}: moved {:.3e} m in the first 0.2 s, creep {creep:.3e} m over 0.5 s", xs[199] - xs[0]);
         assert!(creep < 1e-6, "{order:?}: creep {creep} m");
-        assert!((xs[199] - xs[0]).abs() < 1e-4, "{order:?}: settling moved {} m", xs[199] - xs[0]);
+        let range = xs.iter().fold(f64::MIN, |a, x| a.max(*x)) - xs.iter().fold(f64::MAX, |a, x| a.min(*x));
+        assert!(range < 1e-5, "{order:?}: settling moved it over {range} m");
     }
 }
 
