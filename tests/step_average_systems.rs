@@ -410,6 +410,49 @@ fn stack_from(n: usize, order: Order, h: f64, seconds: f64, gap: f64) -> ((f64, 
     ((rise, off), late)
 }
 
+/// A plate (mass 0 in the block: driven) under a 1 kg sphere resting on it at its static depth,
+/// lifted at 0.2 m/s from 0.1 s to 0.6 s and then stopped, for 1.5 s at steps of `h` in `order`:
+/// the largest distance of the sphere's height from the reference's (the same system integrated
+/// at 1 us) at the communication points, and the largest rise of the energy above its start plus
+/// the drive's work (J).
+fn driven_plate(order: Order, h: f64) -> (f64, f64) {
+    let (m, r, k) = (1.0, 0.05, BALL_LAW.k);
+    let plate = Body::driven([0.0; 3], [0.0, 0.0, 0.2], 0.1, 0.6);
+    let ball = Body::free(m, r, [0.0, 0.0, r - m * G / k], [0.0; 3]);
+    let lifts = Other::MovingPlane { body: 0, normal: [0.0, 0.0, 1.0] };
+    let bodies = vec![plate, ball];
+    let mut reference = Reference::new(bodies.clone(), vec![(lifts, 1, BALL_LAW)]);
+    let model = block_model(&lifts, &bodies, 1, BALL_LAW, h);
+    let mut s = System::new(bodies, vec![Contact::new(boxed(model), lifts, 1, BALL_LAW)]);
+    let start = s.energy();
+    let (mut off, mut rise) = (0.0f64, 0.0f64);
+    while s.t < 1.5 {
+        s.step(order, h);
+        while reference.t < s.t - 0.5e-6 {
+            reference.step(1e-6);
+        }
+        off = off.max((s.bodies[1].r[2] - reference.bodies[1].r[2]).abs());
+        rise = rise.max(s.energy() - start - s.drive_work);
+    }
+    (off, rise)
+}
+
+/// A drive that starts lifting a plate under a resting ball within a step: the ball rides up
+/// with it as in the reference, within 0.5 mm at 1 ms and 10 mm at 3 and 10 ms in every order
+/// (before the block took the plate's unforeseen rise for the ball's depth, it threw the ball
+/// 0.14 to 0.59 m high at 10 ms). Not yet within the 1 mm at 3 and 10 ms: the ball, a
+/// step or two behind the plate when the drive starts, is pulled back to it over the lift.
+#[test]
+fn a_driven_plate_lifts_a_resting_ball_without_throwing_it() {
+    for order in ORDERS {
+        for (h, bound) in [(1e-3, 5e-4), (3e-3, 1e-2), (1e-2, 1e-2)] {
+            let (off, _) = driven_plate(order, h);
+            println!("{order:?} h = {h}: {off:.3e} m from the reference");
+            assert!(off < bound, "{order:?} h = {h}: the ball is {off} m from the reference");
+        }
+    }
+}
+
 #[test]
 #[ignore = "a survey: prints the table of the guide's co-simulation page"]
 fn survey() {
@@ -431,6 +474,12 @@ fn survey() {
                 let ((rise, off), late) = stack_from(n, order, h, 5.0, 1e-3);
                 println!("dropped stack of {n} {order:?} h = {h}: energy rose by {rise:.3e} J, {off:.3e} m from rest, {late:.3e} m in the last second");
             }
+        }
+    }
+    for order in ORDERS {
+        for h in [1e-3, 3e-3, 1e-2] {
+            let (off, rise) = driven_plate(order, h);
+            println!("driven plate {order:?} h = {h}: {off:.3e} m from the reference, energy {rise:.3e} J above the start and the drive's work");
         }
     }
     for angle_deg in [0.0f64, 30.0, 60.0] {
@@ -455,4 +504,5 @@ fn survey() {
         }
     }
 }
+
 

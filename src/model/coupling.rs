@@ -224,6 +224,13 @@ fn distance_of_positions(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassPro
     (0..2).filter(|k| mass[*k].is_movable()).map(|k| (a[k].pose.r - b[k].pose.r).norm()).sum()
 }
 
+/// Whether a driven body (mass 0) started the step at a velocity other than the one the held
+/// outputs were computed with (a Jacobi read predicts it unchanged) by more than it moves the
+/// body by a micrometre over the step: a drive switched on, off or reversed.
+fn driven_off_course(computed: &[BodyState; 2], actual: &[BodyState; 2], mass: &[MassProperties; 2], h: f64) -> bool {
+    (0..2).any(|k| !mass[k].is_movable() && mass[1 - k].is_movable() && (actual[k].v - computed[k].v).norm() * h > 1e-6)
+}
+
 fn zero_wrench() -> ForceTorque {
     (Vec3::zeros(), Vec3::zeros())
 }
@@ -291,6 +298,24 @@ impl Carry {
         (n * (off * (-REST_RELAXATION * m / (h * h))), Vec3::zeros())
     }
 
+    /// A driven body (mass 0) that moved along the contact normal otherwise than the block's copy
+    /// of it over a contact's step (the copy keeps the velocity the body had at the step's start)
+    /// puts the other body off by as much: the drift of the movable body takes it. Without it a
+    /// plate that a drive starts lifting within a step would show the body resting on it as deep
+    /// as the plate rose, and the law would give back energy nothing put in.
+    fn carry_driven_offset(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2]) {
+        let normal = p.contact.1;
+        for (k, j) in [(0, 1), (1, 0)] {
+            if mass[k].is_movable() || !mass[j].is_movable() {
+                continue;
+            }
+            let (m0, m1) = (Motion::from_frame(&p.start[k], &mass[k]), Motion::from_frame(&now[k], &mass[k]));
+            let own0 = Motion::from_frame(&p.own_start[k], &mass[k]);
+            let off = (m1.c - m0.c - m0.v_c * p.h) - (p.own_end[k].c - own0.c - own0.v_c * p.h);
+            self.drift[j].r -= normal * normal.dot(&off);
+        }
+    }
+
     /// The step `p` ended with the bodies reported as `now`: the energy balance, the other forces,
     /// the drift, and the bodies' response in the contact direction.
     fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
@@ -305,6 +330,9 @@ impl Carry {
         self.balance -= settled;
         let (point, normal) = p.contact;
         self.normal = normal;
+        if !p.forceless {
+            self.carry_driven_offset(p, now, mass);
+        }
         for k in 0..2 {
             if !mass[k].is_movable() {
                 continue;
@@ -688,7 +716,7 @@ impl Model {
                 }
                 self.external_from_derivatives(&mass);
                 let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
-                if guessed && self.outputs_missed_the_other_forces(&known, &applied, &mass) {
+                if (guessed && self.outputs_missed_the_other_forces(&known, &applied, &mass)) || driven_off_course(&run.start, &own, &mass, step) {
                     // The outputs were computed with the other forces taken to hold the bodies at
                     // rest, and the first step measured them far from it (a box on an incline:
                     // gravity pulls it down the slope before its friction has built up): the step
