@@ -16,6 +16,11 @@ use crate::shape::PlanarShapeKind;
 
 type V = Variable<Model>;
 
+/// modelName and modelIdentifier, and the model description's `description`.
+pub const MODEL_NAME: &str = "PlanarContact";
+pub const MODEL_DESCRIPTION: &str =
+    "Planar contact block: contact force and torque between two bodies held in one plane, from their planar poses and twists";
+
 /// What PlanarContact says of ContactForce's laws' parameters: the laws are ContactForce's, the
 /// rolling resistance is a Circle's, and there is no spin friction torque in the plane.
 const LAW_ROW_NOTES: LawRowNotes = LawRowNotes {

@@ -91,13 +91,17 @@ macro_rules! export_fmu {
 }
 
 /// The items of `impl FmuModel for Model` that a model whose `Model` has the fields
-/// `time: f64` and `resources: Option<PathBuf>` and a `Default` writes alike: `build_table` and
-/// `table` from its variables module (`build()`, `table()`), `new`, `resources`,
-/// `set_resources`, `time` and `set_time`. Invoke it inside the impl:
-/// `fmi_export::model_fields!(crate::variables);`.
+/// `time: f64`, `resources: Option<PathBuf>` and `warnings: Vec<String>` and a `Default` writes
+/// alike: `NAME`, `DESCRIPTION`, `build_table` and `table` from its variables module
+/// (`MODEL_NAME`, `MODEL_DESCRIPTION`, `build()`, `table()`), `new`, `resources`,
+/// `set_resources`, `time`, `set_time`, `take_warnings` and `has_warnings`. Invoke it inside the
+/// impl: `fmi_export::model_fields!(crate::variables);`.
 #[macro_export]
 macro_rules! model_fields {
     ($($variables:ident)::+) => {
+        const NAME: &'static str = $($variables)::+::MODEL_NAME;
+        const DESCRIPTION: &'static str = $($variables)::+::MODEL_DESCRIPTION;
+
         fn build_table() -> $crate::table::Table<Self> {
             $($variables)::+::build()
         }
@@ -124,6 +128,14 @@ macro_rules! model_fields {
 
         fn set_time(&mut self, time: f64) {
             self.time = time;
+        }
+
+        fn take_warnings(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.warnings)
+        }
+
+        fn has_warnings(&self) -> bool {
+            !self.warnings.is_empty()
         }
     };
 }
