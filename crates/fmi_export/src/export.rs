@@ -1,6 +1,6 @@
 //! The exported C functions, generated: [`forward_fmi_functions`](crate::forward_fmi_functions)
 //! turns one signature a line into a `#[no_mangle]` forwarder to the generic function of the same
-//! name (`export_fmi2!` and `export_fmi3!` hold the lists of the headers' functions), and
+//! name (`fmi2_functions!` and `fmi3_functions!` hold the lists of the headers' functions), and
 //! [`export_fmu`](crate::export_fmu) is the one macro a model crate calls: both versions' exports,
 //! each under its cargo feature, and the model descriptions, documentation page and token for the
 //! xtask and the tests.
