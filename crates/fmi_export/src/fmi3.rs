@@ -13,7 +13,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, Function, Instance, State, States};
+use super::instance::{self, c_str, dispatch, guarded, require_non_null, slice, slice_mut, Function, Instance, State, States};
 use super::logger::{Fmi3LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, FmiResult, Status};
@@ -1389,16 +1389,12 @@ pub unsafe fn fmi3DoStep<M: FmuModel>(
     // SAFETY: see dispatch; the output pointers are checked for null before they are written.
     unsafe {
         dispatch::<M>(instance, table::DO_STEP, None, |i| {
-            for (pointer_is_null, name) in [
+            require_non_null(&[
                 (eventHandlingNeeded.is_null(), "eventHandlingNeeded"),
                 (terminateSimulation.is_null(), "terminateSimulation"),
                 (earlyReturn.is_null(), "earlyReturn"),
                 (lastSuccessfulTime.is_null(), "lastSuccessfulTime"),
-            ] {
-                if pointer_is_null {
-                    return Err(Failure::error(format!("{name} is a null pointer")));
-                }
-            }
+            ])?;
             // With earlyReturnAllowed the step may end at a predicted event (contact onset):
             // earlyReturn and lastSuccessfulTime say where, and with eventModeUsed the importer
             // is asked to handle the event in Event Mode. The block never asks to end the
