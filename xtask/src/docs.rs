@@ -115,7 +115,7 @@ fn strip_inline_markup(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    out.replace('`', "").replace('*', "")
+    out.replace(['`', '*'], "")
 }
 
 /// The lines of a page outside fenced code blocks (the fences left out too).
