@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use contact_physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
+use contact_physics::parameters::{check, friction_law, laws, no_rolling_radius, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
 use contact_physics::files;
 use contact_physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
 use contact_physics::friction::FrictionLaw;
@@ -216,32 +216,12 @@ impl Parameters {
         check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
         check("solver.max_step", self.solver_max_step, self.solver_max_step > 0.0, "must be > 0")?;
         let f = &self.friction;
-        check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
         let rolling_radius = pair.rolling_radius();
-        if f.rolling > 0.0 {
-            if rolling_radius <= 0.0 {
-                return Err(refuse(
-                    "friction.rolling",
-                    f.rolling,
-                    format!(
-                        "rolling resistance needs a Circle that rolls; {} - {} has no rolling radius",
-                        pair.shape_a().kind().name(),
-                        pair.shape_b().kind().name()
-                    ),
-                ));
-            }
-            check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
-        }
-        let laws = Laws {
-            normal,
-            friction,
-            max_depth,
-            // Spin about the normal does not exist in the plane.
-            torque_radius: 0.0,
-            rolling: f.rolling,
-            rolling_radius,
-            rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
-        };
+        // Spin about the normal does not exist in the plane: no spin friction torque.
+        let (a, b) = (pair.shape_a().kind().name(), pair.shape_b().kind().name());
+        let laws = laws(normal, friction, max_depth, 0.0, f, rolling_radius, || {
+            (rolling_radius <= 0.0).then(|| no_rolling_radius("a Circle that rolls", a, b))
+        })?;
         Ok((Block { pair, offset_a, offset_b, laws, max_step: self.solver_max_step }, warnings))
     }
 }

@@ -12,6 +12,7 @@ use crate::physics::geometry::{GeometryPair, Surface};
 use crate::physics::math::{quaternion_problem, rotation_from_wxyz, Pose, Vec3};
 use crate::physics::normal::{NormalLaw, NormalLawKind};
 pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
+use crate::physics::parameters::{laws, no_rolling_radius};
 use crate::physics::shape::{Shape, ShapeKind};
 
 use super::step_average::CouplingMode;
@@ -388,39 +389,19 @@ impl Parameters {
                 format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
             ));
         }
-        check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
         let rolling_radius = pair.rolling_radius();
-        if f.rolling > 0.0 {
+        let laws = laws(normal, friction, max_depth, f.torque_radius, f, rolling_radius, || {
             if pair.is_compound() {
-                return Err(refuse(
-                    "friction.rolling",
-                    f.rolling,
+                Some(
                     "rolling resistance takes one rolling radius for the contact, and the parts of a Compound (geometry_X.shape) have \
-                     several; set friction.rolling = 0 with a Compound",
-                ));
+                     several; set friction.rolling = 0 with a Compound"
+                        .to_string(),
+                )
+            } else {
+                let (a, b) = (pair.shape_a().kind().name(), pair.shape_b().kind().name());
+                (rolling_radius <= 0.0).then(|| no_rolling_radius("a pair that can roll (a sphere)", a, b))
             }
-            if rolling_radius <= 0.0 {
-                return Err(refuse(
-                    "friction.rolling",
-                    f.rolling,
-                    format!(
-                        "rolling resistance needs a pair that can roll (a sphere); {} - {} has no rolling radius",
-                        pair.shape_a().kind().name(),
-                        pair.shape_b().kind().name()
-                    ),
-                ));
-            }
-            check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
-        }
-        let laws = Laws {
-            normal,
-            friction,
-            max_depth,
-            torque_radius: f.torque_radius,
-            rolling: f.rolling,
-            rolling_radius,
-            rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
-        };
+        })?;
         let step_average = step_average(p)?;
         provided_laws(&laws, &pair, step_average.is_some())?;
         Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))

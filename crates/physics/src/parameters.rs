@@ -2,6 +2,7 @@
 //! and their validation into typed laws, shared by ContactForce and PlanarContact (which name
 //! their parameters the same). An error names the parameter, the value and the rule it breaks.
 
+use crate::contact::Laws;
 use crate::enums::not_an_item;
 use crate::friction::{AdamsCoulomb, ElasticCone, FrictionLaw, FrictionLawKind, SmoothStickSlip, Stiction, Stribeck, TanhFriction};
 use crate::normal::{
@@ -120,6 +121,44 @@ pub fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), Par
     } else {
         Err(refuse(variable, value, rule))
     }
+}
+
+/// A block's [`Laws`]: the laws, `max_depth` and the spin friction `torque_radius` as the caller
+/// checked them, and the rolling resistance of `f` (`friction.rolling`, `friction.v_stiction`)
+/// checked here on a pair whose rolling radius is `rolling_radius`: `friction.rolling` >= 0, and
+/// when it is on, a pair that can take it (`cannot_roll` gives the rule the pair breaks, if it
+/// breaks one) and `friction.v_stiction` > 0, which sets the speed below which the torque fades.
+pub fn laws(
+    normal: NormalLaw,
+    friction: FrictionLaw,
+    max_depth: f64,
+    torque_radius: f64,
+    f: &FrictionParameters,
+    rolling_radius: f64,
+    cannot_roll: impl FnOnce() -> Option<String>,
+) -> Result<Laws, ParameterError> {
+    check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
+    if f.rolling > 0.0 {
+        if let Some(rule) = cannot_roll() {
+            return Err(refuse("friction.rolling", f.rolling, rule));
+        }
+        check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
+    }
+    Ok(Laws {
+        normal,
+        friction,
+        max_depth,
+        torque_radius,
+        rolling: f.rolling,
+        rolling_radius,
+        rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
+    })
+}
+
+/// The rule that rolling resistance on a pair without a rolling radius breaks: it needs `what`
+/// (a sphere, a Circle), and `shape_a` - `shape_b` has none.
+pub fn no_rolling_radius(what: &str, shape_a: &str, shape_b: &str) -> String {
+    format!("rolling resistance needs {what}; {shape_a} - {shape_b} has no rolling radius")
 }
 
 /// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
@@ -273,5 +312,32 @@ pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterErro
             Ok(FrictionLaw::Stiction(Stiction { mu_static, mu_dynamic, max_deformation: p.max_deformation }))
         }
         FrictionLawKind::ProvidedByInput => Ok(FrictionLaw::ProvidedByInput),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laws_of(rolling: f64, v_stiction: f64, rolling_radius: f64, cannot_roll: Option<&str>) -> Result<Laws, ParameterError> {
+        let f = FrictionParameters { rolling, v_stiction, ..FrictionParameters::default() };
+        let (normal, friction) = (normal_law(&NormalParameters::default()).unwrap(), friction_law(&f).unwrap());
+        laws(normal, friction, 0.0, 0.0, &f, rolling_radius, || cannot_roll.map(String::from))
+    }
+
+    #[test]
+    fn the_rolling_resistance_is_checked_and_sets_the_fade_speed() {
+        let on = laws_of(0.01, 2e-3, 0.05, None).unwrap();
+        assert_eq!((on.rolling, on.rolling_radius, on.rolling_speed), (0.01, 0.05, 2e-3 / 0.05));
+        // Off: the pair is not asked, and the fade speed is unused (1).
+        let off = laws_of(0.0, 2e-3, 0.0, Some("never asked")).unwrap();
+        assert_eq!((off.rolling, off.rolling_speed), (0.0, 1.0));
+        let negative = laws_of(-0.01, 2e-3, 0.05, None).unwrap_err();
+        assert_eq!((negative.variable.as_str(), negative.rule.as_str()), ("friction.rolling", "must be >= 0 (0 = off)"));
+        let refused = laws_of(0.01, 2e-3, 0.0, Some("no radius")).unwrap_err();
+        assert_eq!((refused.variable.as_str(), refused.value.as_str(), refused.rule.as_str()), ("friction.rolling", "0.01", "no radius"));
+        let stiction = laws_of(0.01, 0.0, 0.05, None).unwrap_err();
+        assert_eq!(stiction.variable, "friction.v_stiction");
+        assert_eq!(no_rolling_radius("a sphere", "Box", "Plane"), "rolling resistance needs a sphere; Box - Plane has no rolling radius");
     }
 }
