@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Role, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
 
-use crate::block::{BodyParameters, CouplingMode, GeometryParameters, Wrench};
+use crate::block::{BodyParameters, CouplingMode, GeometryParameters};
 use crate::model::Model;
 use crate::physics::material::MaterialPair;
 
@@ -135,20 +135,14 @@ fn build_table() -> Vec<Variable<Model>> {
     ]);
 
     // Outputs (value references 100 and up).
-    fn wrench_a(m: &mut Model) -> &mut Wrench {
-        &mut m.outputs.frame_a
-    }
-    fn wrench_b(m: &mut Model) -> &mut Wrench {
-        &mut m.outputs.frame_b
-    }
     t.extend([
-        V::float("frame_a.f_0", 100, 3, Output, "N", "Total contact force on A, resolved in W", |m| &mut wrench_a(m).f_0),
+        V::float("frame_a.f_0", 100, 3, Output, "N", "Total contact force on A, resolved in W", |m| &mut m.outputs.frame_a.f_0),
         V::float("frame_a.t_0", 103, 3, Output, "N.m", "Total contact torque on A about A's frame origin, resolved in W", |m| {
-            &mut wrench_a(m).t_0
+            &mut m.outputs.frame_a.t_0
         }),
-        V::float("frame_b.f_0", 106, 3, Output, "N", "Total contact force on B, resolved in W (= -frame_a.f_0)", |m| &mut wrench_b(m).f_0),
+        V::float("frame_b.f_0", 106, 3, Output, "N", "Total contact force on B, resolved in W (= -frame_a.f_0)", |m| &mut m.outputs.frame_b.f_0),
         V::float("frame_b.t_0", 109, 3, Output, "N.m", "Total contact torque on B about B's frame origin, resolved in W", |m| {
-            &mut wrench_b(m).t_0
+            &mut m.outputs.frame_b.t_0
         }),
         V::discrete_output(
             "contact.active",

@@ -16,8 +16,12 @@
 //! Cycles not yet broken are listed in [`KNOWN_CYCLES`], each with where it is broken; the test
 //! fails on any other cycle, and on a listed one that is gone (so that the list stays true).
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use support::source_files::{root, rust_files};
 
 /// The crates' source folders, relative to the workspace root.
 const CRATES: [&str; 9] = ["src", "crates/physics/src", "crates/contact_fmi/src", "crates/fmi_export/src", "crates/unwind_probe/src", "rigid_body/src", "planar_contact/src", "cosim/src", "xtask/src"];
@@ -54,28 +58,6 @@ const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
     ("rigid_body/src", "body <-> integrator <-> joint", "ParameterError and the integrators' state live in body.rs, which uses both"),
     ("cosim/src", "master <-> recording <-> report", "the report formats the master's outcome, which the recording evaluates with the report's numbers"),
 ];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 /// The module path of a file, relative to its crate's source folder: `a/b.rs` and `a/b/mod.rs`
 /// are `["a", "b"]`, `lib.rs` and `main.rs` `[]`; None for a file that is no module of the crate

@@ -9,14 +9,13 @@
 #[path = "outputs/driver.rs"]
 mod driver;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use contact_force::model::Model;
-use contact_force::physics::enums::EnumItem;
 use contact_force::physics::friction::FrictionLawKind;
 use contact_force::physics::normal::{NormalLawKind, RestitutionModel};
 use contact_force::physics::shape::ShapeKind;
-use driver::{Case, Version};
+use driver::{item, names, v, Case, Version};
 
 
 /// The inputs the directional derivatives are taken along (FMI 3 cases): every pose and twist
@@ -35,21 +34,8 @@ const DIFFERENTIATED: [&str; 14] = [
     "contact.separation", "contact.normal_force",
 ];
 
-/// The names of an enumeration's items in number order, but ProvidedByInput (which has cases of
-/// its own): every law and shape the FMU has, so that a new one is recorded without editing this.
-fn names(items: &'static [EnumItem]) -> Vec<&'static str> {
-    items.iter().filter(|i| i.name != "ProvidedByInput").map(|i| i.name).collect()
-}
-
-/// The stable number of an enumeration's item.
-fn item(items: &[EnumItem], name: &str) -> i64 {
-    items.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no item {name}")).value
-}
-
-/// The geometry files the file-based shapes read, written once into a folder of this process.
-fn files() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contact_force_outputs_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The geometry files the file-based shapes read, written into `dir`.
+fn files(dir: &Path) {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     write("hull.txt", "0.06 0.05 0.04\n-0.05 0.06 0.05\n-0.06 -0.05 0.04\n0.05 -0.06 0.05\n0.04 0.05 -0.06\n-0.05 0.04 -0.05\n-0.04 -0.05 -0.06\n0.05 -0.04 -0.05\n0 0 0.08\n");
     let mut obj = String::new();
@@ -101,7 +87,6 @@ fn files() -> PathBuf {
     write("cloud.txt", &cloud);
     write("grid.txt", "# x0 y0 dx dy\n-0.3 -0.3 0.2 0.2\n0 0.01 0.02 0.01\n0.01 0.03 0.02 0\n0.02 0.02 0.04 0.01\n0 0.01 0.02 0.03\n");
     write("compound.txt", "Box 0.08 0.06 0.03 0.02 0 0\nSphere 0.03 -0.05 0.01 -0.01\nCapsule 0.02 0.06 0 0.03 0.01 0.9238795 0.3826834 0 0\n");
-    dir
 }
 
 /// The geometry parameters of one side: its shape, sizes and (for file shapes) its file.
@@ -119,10 +104,6 @@ fn geometry(case: Case, side: &str, shape: &str, dir: &Path) -> Case {
         &format!("geometry_{side}.file"),
         dir.join(file).to_str().unwrap(),
     )
-}
-
-fn v(name: &str, x: f64) -> (String, f64) {
-    (name.to_string(), x)
 }
 
 /// Body A still at the origin but spinning slowly; body B coming down from `z0` at 4 m/s, sliding
@@ -377,11 +358,5 @@ fn cases(dir: &Path) -> Vec<Case> {
 
 #[test]
 fn outputs_are_those_recorded() {
-    let dir = files();
-    let cases = cases(&dir);
-    driver::check::<Model>(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/outputs/contact_force.txt"),
-        &cases,
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
+    driver::check_on_files::<Model>(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/outputs/contact_force.txt"), files, cases);
 }

@@ -15,34 +15,11 @@
 //! The scan strips comments and string literals first, so that prose about `unsafe` does not
 //! count and a rule's own text cannot satisfy it.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
-/// The workspace root.
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `.rs` file under `dir`, skipping build output (`target`) and hidden folders.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if path.is_dir() {
-                if name != "target" && !name.starts_with('.') {
-                    pending.push(path);
-                }
-            } else if name.ends_with(".rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use support::source_files::{root, rust_files};
 
 /// The path relative to the workspace root, with '/' separators.
 fn relative(path: &Path) -> String {

@@ -35,8 +35,8 @@ struct PointMass {
 impl PointMass {
     /// Exact for the held force.
     fn step(&mut self, f: [f64; 3], h: f64) {
-        for i in 0..3 {
-            let a = f[i] / self.m + self.g[i];
+        for (i, f) in f.iter().enumerate() {
+            let a = f / self.m + self.g[i];
             self.r[i] += self.v[i] * h + 0.5 * a * h * h;
             self.v[i] += a * h;
         }
@@ -190,8 +190,10 @@ fn box_on_incline(angle: f64, h: f64) -> (Model, PointMass) {
     (model, body)
 }
 
-/// Below the friction angle (tan 20 deg = 0.36 < 0.5) the box stays: after it settles, less than
-/// 1e-6 m of creep over 0.5 s at 1 ms steps, in both orders.
+/// Below the friction angle (tan 20 deg = 0.36 < 0.5) the box stays: it settles within 10 um of
+/// where it started (its friction deflections build up from zero over the first steps; the
+/// scenario incline_stick_1ms's check) and then creeps less than 1e-6 m over 0.5 s at 1 ms steps,
+/// in both orders.
 #[test]
 fn box_sticks_on_a_20_degree_incline_without_creep() {
     for order in [Order::GaussSeidel, Order::Jacobi] {
@@ -203,7 +205,8 @@ fn box_sticks_on_a_20_degree_incline_without_creep() {
         let creep = settled.iter().fold(f64::MIN, |a, x| a.max(*x)) - settled.iter().fold(f64::MAX, |a, x| a.min(*x));
         println!("{order:?}: moved {:.3e} m in the first 0.2 s, creep {creep:.3e} m over 0.5 s", xs[199] - xs[0]);
         assert!(creep < 1e-6, "{order:?}: creep {creep} m");
-        assert!((xs[199] - xs[0]).abs() < 1e-4, "{order:?}: settling moved {} m", xs[199] - xs[0]);
+        let range = xs.iter().fold(f64::MIN, |a, x| a.max(*x)) - xs.iter().fold(f64::MAX, |a, x| a.min(*x));
+        assert!(range < 1e-5, "{order:?}: settling moved it over {range} m");
     }
 }
 
@@ -396,4 +399,54 @@ fn a_compound_ball_bounces_as_the_sphere_under_step_average() {
     });
     assert!(forces.iter().any(|(_, f)| *f > 10.0), "the ball bounced");
     std::fs::remove_dir_all(&folder).ok();
+}
+
+/// With `coupling.step = 0` the outputs read before the first DoStep are the instantaneous
+/// wrench (and a warning); the DoStep that follows averages over its own size and owes the
+/// bodies the difference, and the ball still bounces at the closed form.
+#[test]
+fn outputs_read_before_the_first_step_without_coupling_step_then_a_step() {
+    let h = 1e-3;
+    let mut model = ball(0.0);
+    let mut body = PointMass { r: [0.0, 0.0, 0.05 - 1e-4], v: [0.0, 0.0, -1.0], m: 1.0, g: [0.0, 0.0, -G] };
+    set_body(&mut model, &body);
+    let first = force(&mut model);
+    assert!(first[2] > 0.0, "the instantaneous wrench at 0.1 mm depth: {first:?}");
+    assert!(model.take_warnings().any(|w| w.contains("coupling.step = 0")));
+    model.do_step(h).expect("the first step");
+    body.step(first, h);
+    let mut rebound: f64 = 0.0;
+    run(&mut model, &mut body, Order::GaussSeidel, h, 100, |b, _| rebound = rebound.max(b.v[2]));
+    assert!(rebound > 0.5 && rebound < 1.0, "rebound {rebound} m/s after an impact at 1 m/s");
+}
+
+/// A DoStep that fails (here: a zero quaternion set after the outputs were read, as a Jacobi
+/// master reads them) changes nothing: with the inputs set right, the step gives what it gives
+/// without the failure, bit for bit.
+#[test]
+fn a_failed_step_under_a_jacobi_read_is_redone_as_if_it_had_not_failed() {
+    let h = 1e-3;
+    let trace = |fail: bool| {
+        let mut model = ball(h);
+        let mut body = PointMass { r: [0.0, 0.0, 0.06], v: [0.0, 0.0, -1.0], m: 1.0, g: [0.0, 0.0, -G] };
+        set_body(&mut model, &body);
+        let mut held = force(&mut model);
+        let mut out = Vec::new();
+        for i in 0..40 {
+            if fail && i == 12 {
+                model.inputs.frame_b.q = [0.0; 4];
+                model.inputs_changed();
+                assert!(model.do_step(h).is_err(), "a zero quaternion");
+                model.inputs.frame_b.q = [1.0, 0.0, 0.0, 0.0];
+                set_body(&mut model, &body);
+            }
+            model.do_step(h).expect("step");
+            body.step(held, h);
+            held = force(&mut model);
+            set_body(&mut model, &body);
+            out.push(held[2].to_bits());
+        }
+        out
+    };
+    assert_eq!(trace(true), trace(false));
 }

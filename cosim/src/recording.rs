@@ -83,7 +83,7 @@ impl Recording {
     /// recording; this is for what is written.
     pub fn thinned(&self, interval: f64) -> Recording {
         let Some(&start) = self.time.first() else { return self.clone() };
-        if !(interval > 0.0) {
+        if interval.is_nan() || interval <= 0.0 {
             return self.clone();
         }
         // A sample counts as on the k-th output time when it is within a millionth of the interval

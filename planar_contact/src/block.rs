@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use contact_physics::parameters::{check, laws, refuse, FrictionParameters, NormalParameters, PairForLaws, ParameterError};
+use contact_physics::parameters::{check, friction_law, laws, no_rolling_radius, normal_law, refuse, FrictionParameters, NormalParameters, ParameterError};
 use contact_physics::files;
 use contact_physics::contact::{self, BodyMotion, Laws, Motion, PointForce, PointState};
 use contact_physics::friction::FrictionLaw;
@@ -202,23 +202,25 @@ impl Parameters {
         let (shape_b, offset_b) = geometry("geometry_b", &self.geometry_b, resources, &mut warnings)?;
         let pair = PlanarPair::new(shape_a, shape_b)
             .map_err(|e| refuse("geometry_a.shape, geometry_b.shape", format!("{}, {}", e.a.name(), e.b.name()), e.to_string()))?;
-        let for_laws = PairForLaws {
-            rolling_radius: pair.rolling_radius(),
-            compound: false,
-            shapes: [pair.shape_a().kind().name(), pair.shape_b().kind().name()],
-            roller: "a Circle that rolls",
-            spin: false,
-        };
+        let normal = normal_law(&self.normal)?;
+        let friction = friction_law(&self.friction)?;
         // ContactForce's laws provided by input take forces per point slot from inputs that
         // PlanarContact does not have.
-        let laws = laws(&self.normal, &self.friction, self.solver_max_step, &for_laws, |normal, friction| {
-            if *normal == NormalLaw::ProvidedByInput {
-                return Err(refuse("normal.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
-            }
-            if *friction == FrictionLaw::ProvidedByInput {
-                return Err(refuse("friction.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
-            }
-            Ok(())
+        if normal == NormalLaw::ProvidedByInput {
+            return Err(refuse("normal.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
+        }
+        if friction == FrictionLaw::ProvidedByInput {
+            return Err(refuse("friction.law", "ProvidedByInput", "is offered by ContactForce only: PlanarContact has no provided-force inputs"));
+        }
+        let max_depth = self.normal.max_depth;
+        check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
+        check("solver.max_step", self.solver_max_step, self.solver_max_step > 0.0, "must be > 0")?;
+        let f = &self.friction;
+        let rolling_radius = pair.rolling_radius();
+        // Spin about the normal does not exist in the plane: no spin friction torque.
+        let (a, b) = (pair.shape_a().kind().name(), pair.shape_b().kind().name());
+        let laws = laws(normal, friction, max_depth, 0.0, f, rolling_radius, || {
+            (rolling_radius <= 0.0).then(|| no_rolling_radius("a Circle that rolls", a, b))
         })?;
         Ok((Block { pair, offset_a, offset_b, laws, max_step: self.solver_max_step }, warnings))
     }

@@ -17,9 +17,6 @@ use crate::model::Model;
 fmi_export::export_fmu!(crate::model::Model, "PlanarContact");
 
 impl FmuModel for Model {
-    const NAME: &'static str = "PlanarContact";
-    const DESCRIPTION: &'static str =
-        "Planar contact block: contact force and torque between two bodies held in one plane, from their planar poses and twists";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
     fmi_export::model_fields!(crate::variables);
@@ -72,14 +69,6 @@ impl FmuModel for Model {
             model.time += step;
             Ok(())
         })
-    }
-
-    fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
-    }
-
-    fn has_warnings(&self) -> bool {
-        !self.warnings.is_empty()
     }
 
     /// The per-point states, as ContactForce writes them ([`point_states`]).

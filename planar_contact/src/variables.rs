@@ -10,11 +10,15 @@ use contact_fmi::law_rows::{friction_rows, item_rows, normal_rows, solver_row, L
 use contact_physics::parameters::{FrictionParameters, NormalParameters};
 use fmi_export::table::{Access, Causality, EnumerationType, Table, ValueType, Variable};
 
-use crate::block::Wrench;
 use crate::model::Model;
 use crate::shape::PlanarShapeKind;
 
 type V = Variable<Model>;
+
+/// modelName and modelIdentifier, and the model description's `description`.
+pub const MODEL_NAME: &str = "PlanarContact";
+pub const MODEL_DESCRIPTION: &str =
+    "Planar contact block: contact force and torque between two bodies held in one plane, from their planar poses and twists";
 
 /// What PlanarContact says of ContactForce's laws' parameters: the laws are ContactForce's, the
 /// rolling resistance is a Circle's, and there is no spin friction torque in the plane.
@@ -89,20 +93,14 @@ fn build_table() -> Vec<V> {
         V::float("frame_b.w", 12, 1, Input, "rad/s", "Angular velocity of B about z", |m| std::slice::from_mut(&mut m.inputs.frame_b.w)),
     ]);
 
-    fn wrench_a(m: &mut Model) -> &mut Wrench {
-        &mut m.outputs.frame_a
-    }
-    fn wrench_b(m: &mut Model) -> &mut Wrench {
-        &mut m.outputs.frame_b
-    }
     t.extend([
-        V::float("frame_a.f_0", 100, 2, Output, "N", "Total contact force on A in the plane", |m| &mut wrench_a(m).f_0),
+        V::float("frame_a.f_0", 100, 2, Output, "N", "Total contact force on A in the plane", |m| &mut m.outputs.frame_a.f_0),
         V::float("frame_a.t", 102, 1, Output, "N.m", "Total contact torque on A about z, about A's frame origin", |m| {
-            std::slice::from_mut(&mut wrench_a(m).t)
+            std::slice::from_mut(&mut m.outputs.frame_a.t)
         }),
-        V::float("frame_b.f_0", 103, 2, Output, "N", "Total contact force on B in the plane (= -frame_a.f_0)", |m| &mut wrench_b(m).f_0),
+        V::float("frame_b.f_0", 103, 2, Output, "N", "Total contact force on B in the plane (= -frame_a.f_0)", |m| &mut m.outputs.frame_b.f_0),
         V::float("frame_b.t", 105, 1, Output, "N.m", "Total contact torque on B about z, about B's frame origin", |m| {
-            std::slice::from_mut(&mut wrench_b(m).t)
+            std::slice::from_mut(&mut m.outputs.frame_b.t)
         }),
         V::discrete_output("contact.active", 106, ValueType::Boolean, "At least one contact point carries force", Access::Bool(|m| &mut m.outputs.active)),
         V::discrete_output("contact.points", 107, ValueType::Int32, "Number of contact points carrying force", Access::Int(|m| &mut m.outputs.points)),

@@ -52,11 +52,11 @@ fn law_settings() -> Vec<(i64, i64)> {
 fn laws_provided_by_input_are_refused() {
     let mut p = Parameters::default();
     p.normal.law = NormalLawKind::ProvidedByInput.value();
-    let message = p.validate(None).err().expect("refused").to_string();
+    let message = p.validate(None).expect_err("refused").to_string();
     assert!(message.contains("normal.law") && message.contains("ProvidedByInput"), "{message}");
     let mut p = Parameters::default();
     p.friction.law = FrictionLawKind::ProvidedByInput.value();
-    let message = p.validate(None).err().expect("refused").to_string();
+    let message = p.validate(None).expect_err("refused").to_string();
     assert!(message.contains("friction.law") && message.contains("ProvidedByInput"), "{message}");
 }
 

@@ -6,37 +6,22 @@
 #[path = "../../tests/outputs/driver.rs"]
 mod driver;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use driver::{Case, Version};
-use contact_physics::enums::EnumItem;
+use driver::{item, names, v, Case, Version};
 use contact_physics::friction::FrictionLawKind;
 use contact_physics::normal::NormalLawKind;
 use planar_contact::model::Model;
 use planar_contact::shape::PlanarShapeKind;
 
 
-/// The names of an enumeration's items in number order, but ProvidedByInput (which has cases of
-/// its own): every law and shape the FMU has, so that a new one is recorded without editing this.
-fn names(items: &'static [EnumItem]) -> Vec<&'static str> {
-    items.iter().filter(|i| i.name != "ProvidedByInput").map(|i| i.name).collect()
-}
-
-/// The stable number of an enumeration's item.
-fn item(items: &[EnumItem], name: &str) -> i64 {
-    items.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no item {name}")).value
-}
-
-/// The points file of the Polyline and the Curve, written once into a folder of this process.
-fn files() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("planar_contact_outputs_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// The points file of the Polyline and the Curve, written into `dir`.
+fn files(dir: &Path) {
     std::fs::write(
         dir.join("chain.txt"),
         "# x y\n-0.1 -0.02\n-0.05 0.01\n0 -0.01\n0.06 0.02\n0.1 -0.03\n0.02 -0.08\n",
     )
     .unwrap();
-    dir
 }
 
 fn geometry(case: Case, side: &str, shape: &str, dir: &Path) -> Case {
@@ -48,10 +33,6 @@ fn geometry(case: Case, side: &str, shape: &str, dir: &Path) -> Case {
         ),
         _ => case,
     }
-}
-
-fn v(name: &str, x: f64) -> (String, f64) {
-    (name.to_string(), x)
 }
 
 /// Body A still but turning slowly; body B coming down from `y0` at 3 m/s, sliding and turning.
@@ -118,11 +99,5 @@ fn cases(dir: &Path) -> Vec<Case> {
 
 #[test]
 fn outputs_are_those_recorded() {
-    let dir = files();
-    let cases = cases(&dir);
-    driver::check::<Model>(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/outputs/planar_contact.txt"),
-        &cases,
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
+    driver::check_on_files::<Model>(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/outputs/planar_contact.txt"), files, cases);
 }

@@ -12,9 +12,6 @@ use crate::{State, Vec3};
 fmi_export::export_fmu!(crate::model::Model, "RigidBody");
 
 impl FmuModel for Model {
-    const NAME: &'static str = "RigidBody";
-    const DESCRIPTION: &'static str =
-        "A rigid body, free or jointed to the world, with its frame at the centre of mass, driven by a world-resolved force and torque";
     const DEFAULT_EXPERIMENT: (f64, f64, f64) = (0.0, 1.0, 1e-3);
 
     fmi_export::model_fields!(crate::variables);
@@ -81,14 +78,6 @@ impl FmuModel for Model {
         self.state = Some(state);
         self.time += step;
         Ok(())
-    }
-
-    fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
-    }
-
-    fn has_warnings(&self) -> bool {
-        !self.warnings.is_empty()
     }
 
     /// Whether the motion has started, then r, q (w, x, y, z), v and w (the continuous states,

@@ -12,6 +12,11 @@ use crate::model::{Continuous, Model, Parameters};
 
 type V = Variable<Model>;
 
+/// modelName and modelIdentifier, and the model description's `description`.
+pub const MODEL_NAME: &str = "RigidBody";
+pub const MODEL_DESCRIPTION: &str =
+    "A rigid body, free or jointed to the world, with its frame at the centre of mass, driven by a world-resolved force and torque";
+
 // No output depends on an input directly (the joint's reaction balances the inputs sampled at the
 // last step, see `Model::held`): outputs are the state at the end of the step (in
 // co-simulation) or the continuous states themselves (Model Exchange), so each depends on its

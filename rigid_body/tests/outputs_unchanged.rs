@@ -8,12 +8,8 @@ mod driver;
 
 use std::path::Path;
 
-use driver::{Case, Version};
+use driver::{v, Case, Version};
 use rigid_body::model::Model;
-
-fn v(name: &str, x: f64) -> (String, f64) {
-    (name.to_string(), x)
-}
 
 /// A wrench that turns and grows, so that every state moves.
 fn wrench(t: f64) -> Vec<(String, f64)> {

@@ -13,7 +13,7 @@ use crate::physics::geometry_parameters::geometry;
 use crate::physics::math::Pose;
 use crate::physics::normal::{NormalLaw, NormalLawKind};
 pub use crate::physics::parameters::{check, friction_law, normal_law, refuse, BodyParameters, FrictionParameters, NormalParameters, ParameterError};
-use crate::physics::parameters::{laws, PairForLaws};
+use crate::physics::parameters::pair_laws;
 use crate::physics::shape::ShapeKind;
 
 use super::step_average::CouplingMode;
@@ -237,7 +237,7 @@ impl Parameters {
             };
             ParameterError { variable, value, rule: e.to_string() }
         })?;
-        let laws = laws(&p.normal, &p.friction, p.solver_max_step, &PairForLaws::of(&pair), |_, _| Ok(()))?;
+        let laws = pair_laws(&p.normal, &p.friction, p.solver_max_step, &pair)?;
         let step_average = step_average(p)?;
         provided_laws(&laws, &pair, step_average.is_some())?;
         Ok((Validated { pair, offset_a, offset_b, laws, solver_max_step: p.solver_max_step, step_average }, warnings))

@@ -218,12 +218,11 @@ impl Block {
         }
         // The wrench the bodies alone receive, never more than the contact's own (so that the
         // contact does not pull).
-        for k in 0..2 {
-            let (f, t) = bodies.unseen[k];
-            let contact = (impulse[k].0 - bodies.pay[k].0 * h).norm() / h;
+        for ((impulse, (f, t)), (paid, _)) in impulse.iter_mut().zip(&bodies.unseen).zip(&bodies.pay) {
+            let contact = (impulse.0 - paid * h).norm() / h;
             let share = if f.norm() > contact { contact / f.norm() } else { 1.0 };
-            impulse[k].0 += f * (share * h);
-            impulse[k].1 += t * (share * h);
+            impulse.0 += f * (share * h);
+            impulse.1 += t * (share * h);
         }
         out.frame_a.f_0 = (impulse[0].0 / h).into();
         out.frame_a.t_0 = (impulse[0].1 / h).into();

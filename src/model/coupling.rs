@@ -156,19 +156,35 @@ struct Carry {
     applied: [ForceTorque; 2],
     warned_no_step: bool,
     warned_mass: [bool; 2],
+    /// The other forces were taken to hold bodies that started touching and at rest, and no step
+    /// has measured them since.
+    rest_assumed: bool,
+    /// The outputs were computed since the last DoStep, so the importer holds their wrench.
+    evaluated: bool,
+    /// They were read after the last DoStep and before any input (from the block's own bodies at
+    /// the step's end): what a Jacobi master passes on, so they stay until the next DoStep.
+    held_from_prediction: bool,
+    /// Where the averaged step behind the held outputs started, so that it can be integrated
+    /// again after a restored FMU state or a failed DoStep (the run itself is not kept).
+    run_from: Option<RunFrom>,
+}
+
+/// What an averaged step is computed from: its size, the bodies at its start (the block's own
+/// world) and the rate at which it pays the owed impulse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RunFrom {
+    h: f64,
+    start: [BodyState; 2],
+    pay: [ForceTorque; 2],
 }
 
 /// What StepAverage keeps from step to step.
 #[derive(Clone, Debug, Default)]
 pub struct Coupling {
     carry: Carry,
-    /// The averaged step behind the current outputs (not serialized: recomputed when needed).
+    /// The averaged step behind the current outputs (not serialized: integrated again from
+    /// `Carry::run_from` when needed).
     run: Option<Run>,
-    /// The outputs were computed since the last DoStep, so the importer holds their wrench.
-    evaluated: bool,
-    /// They were read after the last DoStep and before any input (from the block's own bodies at
-    /// the step's end): what a Jacobi master passes on, so they stay until the next DoStep.
-    held_from_prediction: bool,
     /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
     spare: Vec<PointState>,
 }
@@ -206,6 +222,13 @@ fn distance(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) 
 /// Sum over the movable bodies of the distance between two sets of positions (m).
 fn distance_of_positions(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) -> f64 {
     (0..2).filter(|k| mass[*k].is_movable()).map(|k| (a[k].pose.r - b[k].pose.r).norm()).sum()
+}
+
+/// Whether a driven body (mass 0) started the step at a velocity other than the one the held
+/// outputs were computed with (a Jacobi read predicts it unchanged) by more than it moves the
+/// body by a micrometre over the step: a drive switched on, off or reversed.
+fn driven_off_course(computed: &[BodyState; 2], actual: &[BodyState; 2], mass: &[MassProperties; 2], h: f64) -> bool {
+    (0..2).any(|k| !mass[k].is_movable() && mass[1 - k].is_movable() && (actual[k].v - computed[k].v).norm() * h > 1e-6)
 }
 
 fn zero_wrench() -> ForceTorque {
@@ -275,10 +298,29 @@ impl Carry {
         (n * (off * (-REST_RELAXATION * m / (h * h))), Vec3::zeros())
     }
 
+    /// A driven body (mass 0) that moved along the contact normal otherwise than the block's copy
+    /// of it over a contact's step (the copy keeps the velocity the body had at the step's start)
+    /// puts the other body off by as much: the drift of the movable body takes it. Without it a
+    /// plate that a drive starts lifting within a step would show the body resting on it as deep
+    /// as the plate rose, and the law would give back energy nothing put in.
+    fn carry_driven_offset(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2]) {
+        let normal = p.contact.1;
+        for (k, j) in [(0, 1), (1, 0)] {
+            if mass[k].is_movable() || !mass[j].is_movable() {
+                continue;
+            }
+            let (m0, m1) = (Motion::from_frame(&p.start[k], &mass[k]), Motion::from_frame(&now[k], &mass[k]));
+            let own0 = Motion::from_frame(&p.own_start[k], &mass[k]);
+            let off = (m1.c - m0.c - m0.v_c * p.h) - (p.own_end[k].c - own0.c - own0.v_c * p.h);
+            self.drift[j].r -= normal * normal.dot(&off);
+        }
+    }
+
     /// The step `p` ended with the bodies reported as `now`: the energy balance, the other forces,
     /// the drift, and the bodies' response in the contact direction.
     fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
         let h = p.h;
+        self.rest_assumed = false;
         let work: f64 = (0..2).map(|k| held_work(&p.held[k].0, &p.held[k].1, &p.start[k], &now[k], h)).sum();
         self.balance += work - p.law_work + p.dissipated;
         // What a contact ended at (the bodies apart over a step) is settled: a gain is taken out
@@ -288,6 +330,9 @@ impl Carry {
         self.balance -= settled;
         let (point, normal) = p.contact;
         self.normal = normal;
+        if !p.forceless {
+            self.carry_driven_offset(p, now, mass);
+        }
         for k in 0..2 {
             if !mass[k].is_movable() {
                 continue;
@@ -368,7 +413,15 @@ impl Model {
     /// The outputs under StepAverage: the wrench averaged over the coming step.
     pub(super) fn evaluate_step_average(&mut self, setup: StepAverageSetup) -> Result<Notes, ModelError> {
         let mut notes = Notes::default();
-        if self.coupling.evaluated && self.coupling.held_from_prediction {
+        let c = &self.coupling.carry;
+        if c.evaluated && self.coupling.run.is_none() && (c.held_from_prediction || !c.fresh) {
+            // A restored FMU state or a failed DoStep: the outputs the importer holds, integrated
+            // again from where they were.
+            if let Some(n) = self.rerun(&setup)? {
+                return Ok(n);
+            }
+        }
+        if self.coupling.carry.evaluated && self.coupling.carry.held_from_prediction {
             // Read after a DoStep before any input, the outputs are what a Jacobi master passes on
             // to the bodies; a master that reads them again after setting the inputs (Ecos
             // refreshes its copy of an instance's outputs whenever it sets its inputs) still
@@ -378,7 +431,7 @@ impl Model {
         }
         let block = self.block.as_ref().expect("the block is built");
         let inputs = block.body_states(&self.inputs, &mut notes).map_err(ModelError::Input)?;
-        self.coupling.held_from_prediction = !self.coupling.carry.fresh && self.coupling.carry.predicted.is_some();
+        self.coupling.carry.held_from_prediction = !self.coupling.carry.fresh && self.coupling.carry.predicted.is_some();
         let c = &mut self.coupling.carry;
         let start = match (c.fresh, c.predicted) {
             (false, Some(predicted)) => predicted,
@@ -413,7 +466,8 @@ impl Model {
             self.outputs.max_normal_force = self.outputs.normal_force;
             self.finish_outputs(&setup);
             self.coupling.run = None;
-            self.coupling.evaluated = true;
+            self.coupling.carry.run_from = None;
+            self.coupling.carry.evaluated = true;
             return Ok(n);
         }
         check_substeps(h, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
@@ -427,8 +481,43 @@ impl Model {
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
         self.finish_outputs(&setup);
-        self.coupling.evaluated = true;
+        let c = &mut self.coupling.carry;
+        c.run_from = Some(RunFrom { h, start: own, pay });
+        c.evaluated = true;
         Ok(notes)
+    }
+
+    /// The averaged step behind the held outputs, integrated again into the outputs from where it
+    /// started (the carried state is what it was then: nothing changes it between the outputs'
+    /// evaluation and the DoStep). `None` when the held outputs were no averaged step.
+    fn rerun(&mut self, setup: &StepAverageSetup) -> Result<Option<Notes>, ModelError> {
+        let Some(from) = self.coupling.carry.run_from else {
+            return Ok(None);
+        };
+        let (run, notes) = self.averaged_run(setup, &from.start, from.h, from.pay, None)?;
+        self.coupling.run = Some(run);
+        self.finish_outputs(setup);
+        Ok(Some(notes))
+    }
+
+    /// The run for a DoStep whose held outputs were the instantaneous wrench (read before the
+    /// first DoStep with `coupling.step = 0`): the step averaged from the bodies as reported, and
+    /// the difference between its impulse and the one the bodies received owed to them.
+    fn run_for_instantaneous(&mut self, setup: &StepAverageSetup, step: f64, applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
+        let inputs = self.reported()?;
+        self.assume_rest_at_start(setup, &inputs)?;
+        let c = &self.coupling.carry;
+        let own = own_world(&inputs, &c.drift, &setup.mass);
+        let pay = c.owed.map(|(f, t)| (f / step, t / step));
+        let mut scratch = self.outputs.clone();
+        let (run, _) = self.averaged_run(setup, &own, step, pay, Some(&mut scratch))?;
+        let got = scratch.wrenches();
+        let c = &mut self.coupling.carry;
+        for k in 0..2 {
+            c.owed[k].0 += (got[k].0 - applied[k].0) * step;
+            c.owed[k].1 += (got[k].1 - applied[k].1) * step;
+        }
+        Ok(run)
     }
 
     /// Before the first step the other forces are unknown (the first step measures them). Bodies
@@ -450,6 +539,7 @@ impl Model {
             return Ok(());
         }
         let wrenches = probe.wrenches();
+        self.coupling.carry.rest_assumed = true;
         for k in (0..2).filter(|k| movable(*k)) {
             let mass = &setup.mass[k];
             let m = Motion::from_frame(&start[k], mass);
@@ -564,14 +654,20 @@ impl Model {
     /// what the block knows of the bodies (module documentation).
     pub(super) fn do_step_average(&mut self, setup: StepAverageSetup, step: f64) -> Result<(), ModelError> {
         check_substeps(step, setup.max_substep, "coupling.max_substep").map_err(ModelError::NotFinite)?;
-        if !self.coupling.evaluated {
+        if !self.coupling.carry.evaluated {
             // The importer read nothing since the last step: it holds the last outputs it read,
             // but the block averages from the present state.
             self.outputs_valid = false;
             self.update_outputs()?;
+        } else if self.coupling.run.is_none() {
+            // A restored FMU state or a failed DoStep: the held outputs' step integrated again.
+            self.rerun(&setup)?;
         }
         let applied = self.outputs.wrenches();
-        let run = self.coupling.run.take().expect("the outputs were evaluated");
+        let run = match self.coupling.run.take() {
+            Some(run) => run,
+            None => self.run_for_instantaneous(&setup, step, &applied)?,
+        };
         let fresh = self.coupling.carry.fresh;
         let mass = setup.mass;
         let (run, start, end) = if fresh {
@@ -613,30 +709,41 @@ impl Model {
                 let run = self.redo(&setup, run, None, step, &applied)?;
                 (run, reported_start, Some(inputs))
             } else {
+                let (known, guessed) = (c.external, c.rest_assumed);
                 if let Some(p) = c.pending.take() {
                     c.reconcile(&p, &inputs, &mass, &self.mobility);
                     self.warn_effective_mass(&setup);
                 }
                 self.external_from_derivatives(&mass);
-                // The outputs were computed from where the block expected the bodies. Its own
-                // bodies follow where they were instead: the run is moved by the difference (to
-                // first order; integrating it again and owing the impulse difference would feed
-                // back on a lasting contact's stiffness one step late).
-                let mut run = self.redo(&setup, run, None, step, &applied)?;
                 let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
-                for k in 0..2 {
-                    let (from, to) = (Motion::from_frame(&run.start[k], &mass[k]), Motion::from_frame(&own[k], &mass[k]));
-                    let end = &mut run.end.motion[k];
-                    let dv = to.v_c - from.v_c;
-                    end.c += to.c - from.c + dv * step;
-                    end.v_c += dv;
-                    if mass[k].rotates() {
-                        end.l += to.l - from.l;
-                        end.w += to.w - from.w;
+                if (guessed && self.outputs_missed_the_other_forces(&known, &applied, &mass)) || driven_off_course(&run.start, &own, &mass, step) {
+                    // The outputs were computed with the other forces taken to hold the bodies at
+                    // rest, and the first step measured them far from it (a box on an incline:
+                    // gravity pulls it down the slope before its friction has built up): the step
+                    // is integrated again from where the bodies are, with the forces measured,
+                    // and the difference is owed to them.
+                    let run = self.redo(&setup, run, Some(own), step, &applied)?;
+                    (run, inputs, None)
+                } else {
+                    // The outputs were computed from where the block expected the bodies. Its own
+                    // bodies follow where they were instead: the run is moved by the difference
+                    // (to first order; integrating it again and owing the impulse difference
+                    // would feed back on a lasting contact's stiffness one step late).
+                    let mut run = self.redo(&setup, run, None, step, &applied)?;
+                    for k in 0..2 {
+                        let (from, to) = (Motion::from_frame(&run.start[k], &mass[k]), Motion::from_frame(&own[k], &mass[k]));
+                        let end = &mut run.end.motion[k];
+                        let dv = to.v_c - from.v_c;
+                        end.c += to.c - from.c + dv * step;
+                        end.v_c += dv;
+                        if mass[k].rotates() {
+                            end.l += to.l - from.l;
+                            end.w += to.w - from.w;
+                        }
                     }
+                    run.start = own;
+                    (run, inputs, None)
                 }
-                run.start = own;
-                (run, inputs, None)
             }
         } else {
             let start = self.coupling.carry.predicted.map_or_else(|| self.reported(), Ok)?;
@@ -701,13 +808,24 @@ impl Model {
         let force = run.normal_force;
         c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
         c.normal_force = force;
-        self.coupling.evaluated = false;
-        self.coupling.held_from_prediction = false;
+        c.evaluated = false;
+        c.held_from_prediction = false;
+        c.run_from = None;
         self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
         self.outputs_valid = false;
         self.time += step;
         Ok(())
+    }
+
+    /// Whether the other forces this step measured differ from those the held outputs were
+    /// computed with (`known`) by more than a fifth of the held force on a body.
+    fn outputs_missed_the_other_forces(&self, known: &[External; 2], applied: &[ForceTorque; 2], mass: &[MassProperties; 2]) -> bool {
+        let c = &self.coupling.carry;
+        (0..2).any(|k| {
+            let held = applied[k].0.norm();
+            mass[k].is_movable() && held > 0.0 && (c.external[k].accel - known[k].accel).norm() * mass[k].mass > 0.2 * held
+        })
     }
 
     /// Removes the drift out of contact over the whole step, where the bodies as reported are
@@ -866,6 +984,18 @@ impl Carry {
             v.vec(&mut p.contact.1);
         }
         self.pending = has.then_some(p);
+        v.flag(&mut self.rest_assumed);
+        v.flag(&mut self.evaluated);
+        v.flag(&mut self.held_from_prediction);
+        let mut has = self.run_from.is_some();
+        v.flag(&mut has);
+        let mut from = self.run_from.unwrap_or(RunFrom { h: 0.0, start: [at_rest(); 2], pay: [zero_wrench(); 2] });
+        if has {
+            v.num(&mut from.h);
+            from.start.iter_mut().for_each(|b| v.body(b));
+            from.pay.iter_mut().for_each(|w| v.wrench(w));
+        }
+        self.run_from = has.then_some(from);
     }
 }
 

@@ -14,6 +14,7 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 use std::ptr::{null, null_mut};
 
+use contact_physics::enums::EnumItem;
 use fmi_export::status::Status;
 use fmi_export::table::{Causality, ValueType};
 use fmi_export::FmuModel;
@@ -32,6 +33,22 @@ impl Version {
             Version::Fmi3 => "fmi3",
         }
     }
+}
+
+/// The names of an enumeration's items in number order, but ProvidedByInput (which has cases of
+/// its own): every law and shape the FMU has, so that a new one is recorded without editing a test.
+pub fn names(items: &'static [EnumItem]) -> Vec<&'static str> {
+    items.iter().filter(|i| i.name != "ProvidedByInput").map(|i| i.name).collect()
+}
+
+/// The stable number of an enumeration's item.
+pub fn item(items: &[EnumItem], name: &str) -> i64 {
+    items.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no item {name}")).value
+}
+
+/// One input at a time: (name, value), an element of what [`Case::inputs`] gives.
+pub fn v(name: &str, x: f64) -> (String, f64) {
+    (name.to_string(), x)
 }
 
 /// A parameter's value, set before initialization.
@@ -488,6 +505,16 @@ pub fn run<M: FmuModel>(case: &Case) -> (u64, usize) {
         }
     }
     (hash.0, done)
+}
+
+/// [`check`] over the cases that `cases` builds on the files that `files` writes: both are given
+/// a fresh folder of this process, removed after.
+pub fn check_on_files<M: FmuModel>(golden: &Path, files: impl FnOnce(&Path), cases: impl FnOnce(&Path) -> Vec<Case>) {
+    let dir = std::env::temp_dir().join(format!("{}_outputs_{}", M::NAME, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    files(&dir);
+    check::<M>(golden, &cases(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs every case and compares with (or, under `RECORD_OUTPUTS=1`, records) the golden file

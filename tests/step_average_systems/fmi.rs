@@ -5,7 +5,6 @@
 //! the Rust model alone.
 
 use std::cell::Cell;
-use std::ffi::c_void;
 use std::ptr::null_mut;
 
 use contact_force::fmi::fmi2::*;
@@ -219,17 +218,34 @@ impl Block for Fmi3Block {
         self.fmu.get_float(name)
     }
 
+    /// Through the serialized bytes (the FMI 2 block keeps the FMU state in memory): a rollback
+    /// redone from them proves that the bytes hold everything a step depends on.
     fn save(&mut self) -> Box<dyn std::any::Any> {
         let mut state: Fmi3FmuState = null_mut();
-        // SAFETY: a live instance; `state` receives a new state.
-        assert_eq!(unsafe { fmi3GetFMUState(self.fmu.instance, &mut state) }, Status::Ok);
-        Box::new(Fmi3State(state as usize, self.effective))
+        let mut size = 0usize;
+        // SAFETY: a live instance; `state` receives a new state, serialized into a buffer of the
+        // size the FMU gives, then freed.
+        let bytes = unsafe {
+            assert_eq!(fmi3GetFMUState(self.fmu.instance, &mut state), Status::Ok);
+            assert_eq!(fmi3SerializedFMUStateSize(self.fmu.instance, state, &mut size), Status::Ok);
+            let mut bytes = vec![0u8; size];
+            assert_eq!(fmi3SerializeFMUState(self.fmu.instance, state, bytes.as_mut_ptr(), size), Status::Ok);
+            assert_eq!(fmi3FreeFMUState(self.fmu.instance, &mut state), Status::Ok);
+            bytes
+        };
+        Box::new(Fmi3State(bytes, self.effective))
     }
 
     fn restore(&mut self, state: &dyn std::any::Any) {
         let saved = state.downcast_ref::<Fmi3State>().expect("an FMI 3 state");
-        // SAFETY: a state from fmi3GetFMUState of this instance, not yet freed.
-        assert_eq!(unsafe { fmi3SetFMUState(self.fmu.instance, saved.0 as *mut c_void) }, Status::Ok);
+        let mut restored: Fmi3FmuState = null_mut();
+        // SAFETY: bytes from fmi3SerializeFMUState of this FMU; the state made from them is set,
+        // then freed.
+        unsafe {
+            assert_eq!(fmi3DeserializeFMUState(self.fmu.instance, saved.0.as_ptr(), saved.0.len(), &mut restored), Status::Ok);
+            assert_eq!(fmi3SetFMUState(self.fmu.instance, restored), Status::Ok);
+            assert_eq!(fmi3FreeFMUState(self.fmu.instance, &mut restored), Status::Ok);
+        }
         self.effective = saved.1;
     }
 
@@ -242,5 +258,5 @@ impl Block for Fmi3Block {
     }
 }
 
-/// An FMI 3 FMU state (freed with its instance).
-struct Fmi3State(usize, [f64; 2]);
+/// An FMI 3 FMU state, serialized.
+struct Fmi3State(Vec<u8>, [f64; 2]);

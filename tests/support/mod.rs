@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: the deterministic random generator and its common
-//! draws, and the block evaluation and comparison used by several files. Each test file says
-//! `mod support;` (Cargo builds no test target from `tests/support/mod.rs` itself).
+//! draws, the block evaluation and comparison used by several files, FMI 2 and FMI 3 importers
+//! ([`fmi2`], [`fmi3`]) and the walk over the workspace's sources ([`source_files`]). Each test
+//! file says `mod support;` (Cargo builds no test target from `tests/support/mod.rs` itself).
 //!
 //! Every `tests/*.rs` is a crate of its own that compiles this module again and uses only some of
 //! it, so the items a file may leave unused carry `#[allow(dead_code)]`: without it each file
@@ -11,6 +12,7 @@
 
 pub mod fmi2;
 pub mod fmi3;
+pub mod source_files;
 
 use contact_force::block::{Block, Inputs, Outputs, Parameters};
 use contact_force::physics::math::{Pose, Rotation, Vec3};

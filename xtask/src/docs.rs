@@ -115,21 +115,25 @@ fn strip_inline_markup(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    out.replace('`', "").replace('*', "")
+    out.replace(['`', '*'], "")
+}
+
+/// The lines of a page outside fenced code blocks (the fences left out too).
+fn unfenced_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut fenced = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return false;
+        }
+        !fenced
+    })
 }
 
 /// The lines of a page outside fenced code blocks, with inline code spans blanked out.
 fn prose_lines(text: &str) -> Vec<String> {
-    let mut fenced = false;
     let mut lines = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in unfenced_lines(text) {
         let mut out = String::new();
         let mut in_code = false;
         for c in line.chars() {
@@ -149,15 +153,7 @@ fn prose_lines(text: &str) -> Vec<String> {
 fn anchors(text: &str) -> BTreeSet<String> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut ids = BTreeSet::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in unfenced_lines(text) {
         let hashes = line.chars().take_while(|&c| c == '#').count();
         if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
             let id = heading_id(&line[hashes..]);

@@ -198,6 +198,9 @@ fn test() -> Result {
     step("(c) cargo doc --no-deps --workspace (RUSTDOCFLAGS=-Dwarnings)", || {
         run(cargo().args(["doc", "--no-deps", "--workspace"]).env("RUSTDOCFLAGS", "-Dwarnings").current_dir(&root))
     })?;
+    step("(c) cargo clippy --workspace --all-targets (-D warnings)", || {
+        run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(&root))
+    })?;
     step("(d) cargo xtask docs (the user guide: plots, links, mdbook)", docs::build)?;
     step("(e) cargo xtask fmu (every platform)", || fmu::build(Selection::All))?;
     step("(f) cargo xtask ssp", || ssp::build(&[]))?;

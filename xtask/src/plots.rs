@@ -371,7 +371,9 @@ pub fn write_pair_png(scene: &PairScene, path: &Path) -> Result {
     let title = format!("{}: {} candidate points, {} in contact", scene.title, contacts.len(), touching);
     let (top, body) = root.split_vertically(36);
     top.titled(&title, (FONT, 19)).map_err(|e| failed(&e))?;
-    let views: [(&str, &str, fn(&Vec3) -> (f64, f64)); 2] = [("side view: x [m]", "z [m]", |p| (p.x, p.z)), ("top view: x [m]", "y [m]", |p| (p.x, p.y))];
+    // Each view: its axes' labels and the projection of a point onto them.
+    type View<'a> = (&'a str, &'a str, fn(&Vec3) -> (f64, f64));
+    let views: [View; 2] = [("side view: x [m]", "z [m]", |p| (p.x, p.z)), ("top view: x [m]", "y [m]", |p| (p.x, p.y))];
     for ((x_label, y_label, project), area) in views.into_iter().zip(body.split_evenly((1, 2))) {
         let (lo, hi) = if scene.shape_a == ShapeKind::Plane && y_label == "z [m]" { (-0.1, 0.3) } else { (-0.2, 0.2) };
         let (x0, x1) = if scene.shape_b == ShapeKind::Box && scene.shape_a == ShapeKind::Box { (-0.35, 0.35) } else { (-0.25, 0.25) };
@@ -587,7 +589,9 @@ mod tests {
         let p = Parameters::default().friction;
         let (mu_s, mu_d, vs, vd) = (p.mu_static, p.mu_dynamic, p.v_stiction, p.v_transition);
         let s5 = |x: f64| 10.0 * x.powi(3) - 15.0 * x.powi(4) + 6.0 * x.powi(5);
-        let cases: [(FrictionLawKind, Box<dyn Fn(f64) -> f64>); 4] = [
+        // Each law with its formula of the friction coefficient against the slip speed.
+        type Formula<'a> = Box<dyn Fn(f64) -> f64 + 'a>;
+        let cases: [(FrictionLawKind, Formula); 4] = [
             (FrictionLawKind::Tanh, Box::new(|v: f64| mu_d * (p.tanh_gain * v).tanh())),
             (
                 FrictionLawKind::AdamsCoulomb,

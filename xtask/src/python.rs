@@ -28,9 +28,9 @@ fn base_python() -> Command {
     Command::new(std::env::var_os("CONTACTFORCE_PYTHON").unwrap_or_else(|| "python3".into()))
 }
 
-/// Creates the venv if needed, installs the requirements if they changed, and returns the venv's
-/// Python interpreter.
-pub fn ensure_venv() -> Result<PathBuf> {
+/// The venv's folder and Python interpreter (the venv created if missing), and the requirements
+/// file's path and text.
+fn venv_and_requirements() -> Result<(PathBuf, PathBuf, PathBuf, String)> {
     let venv = venv_dir();
     let python = venv.join("bin").join("python");
     if !python.exists() {
@@ -39,6 +39,13 @@ pub fn ensure_venv() -> Result<PathBuf> {
     let requirements_path = root().join(REQUIREMENTS);
     let requirements =
         fs::read_to_string(&requirements_path).map_err(|e| format!("could not read {}: {e}", requirements_path.display()))?;
+    Ok((venv, python, requirements_path, requirements))
+}
+
+/// Creates the venv if needed, installs the requirements if they changed, and returns the venv's
+/// Python interpreter.
+pub fn ensure_venv() -> Result<PathBuf> {
+    let (venv, python, requirements_path, requirements) = venv_and_requirements()?;
     let stamp = venv.join(STAMP);
     if fs::read_to_string(&stamp).ok().as_deref() != Some(requirements.as_str()) {
         println!("==> installing {REQUIREMENTS} into {}", venv.display());
@@ -51,14 +58,7 @@ pub fn ensure_venv() -> Result<PathBuf> {
 /// The venv with the pinned lines of [`DEMO_PACKAGES`] alone (nothing installed when the whole
 /// requirements are in already); returns the venv's Python interpreter.
 pub fn ensure_demo_venv() -> Result<PathBuf> {
-    let venv = venv_dir();
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        create_venv(&venv)?;
-    }
-    let requirements_path = root().join(REQUIREMENTS);
-    let requirements =
-        fs::read_to_string(&requirements_path).map_err(|e| format!("could not read {}: {e}", requirements_path.display()))?;
+    let (venv, python, _, requirements) = venv_and_requirements()?;
     if fs::read_to_string(venv.join(STAMP)).ok().as_deref() == Some(requirements.as_str()) {
         return Ok(python);
     }

@@ -1,6 +1,6 @@
 //! The exported C functions, generated: [`forward_fmi_functions`](crate::forward_fmi_functions)
 //! turns one signature a line into a `#[no_mangle]` forwarder to the generic function of the same
-//! name (`export_fmi2!` and `export_fmi3!` hold the lists of the headers' functions), and
+//! name (`fmi2_functions!` and `fmi3_functions!` hold the lists of the headers' functions), and
 //! [`export_fmu`](crate::export_fmu) is the one macro a model crate calls: both versions' exports,
 //! each under its cargo feature, and the model descriptions, documentation page and token for the
 //! xtask and the tests.
@@ -91,13 +91,17 @@ macro_rules! export_fmu {
 }
 
 /// The items of `impl FmuModel for Model` that a model whose `Model` has the fields
-/// `time: f64` and `resources: Option<PathBuf>` and a `Default` writes alike: `build_table` and
-/// `table` from its variables module (`build()`, `table()`), `new`, `resources`,
-/// `set_resources`, `time` and `set_time`. Invoke it inside the impl:
-/// `fmi_export::model_fields!(crate::variables);`.
+/// `time: f64`, `resources: Option<PathBuf>` and `warnings: Vec<String>` and a `Default` writes
+/// alike: `NAME`, `DESCRIPTION`, `build_table` and `table` from its variables module
+/// (`MODEL_NAME`, `MODEL_DESCRIPTION`, `build()`, `table()`), `new`, `resources`,
+/// `set_resources`, `time`, `set_time`, `take_warnings` and `has_warnings`. Invoke it inside the
+/// impl: `fmi_export::model_fields!(crate::variables);`.
 #[macro_export]
 macro_rules! model_fields {
     ($($variables:ident)::+) => {
+        const NAME: &'static str = $($variables)::+::MODEL_NAME;
+        const DESCRIPTION: &'static str = $($variables)::+::MODEL_DESCRIPTION;
+
         fn build_table() -> $crate::table::Table<Self> {
             $($variables)::+::build()
         }
@@ -124,6 +128,14 @@ macro_rules! model_fields {
 
         fn set_time(&mut self, time: f64) {
             self.time = time;
+        }
+
+        fn take_warnings(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.warnings)
+        }
+
+        fn has_warnings(&self) -> bool {
+            !self.warnings.is_empty()
         }
     };
 }

@@ -664,18 +664,18 @@ pub unsafe fn fmi2GetRealOutputDerivatives<M: FmuModel>(
     }
 }
 
-/// Exports every function of fmi2Functions.h for the model type `$model`: each a thin
-/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
-/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures below.
-/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary (or through
-/// [`export_fmu`](crate::export_fmu)).
+/// The signature of every function of fmi2Functions.h, one a line, in the standard's order: calls
+/// the macro `$callback` with the tokens `$($args)*` and then `safe_functions { fn name(arg: Type,
+/// ...) -> Return; ... } unsafe_functions { ... }` (the safe functions are those without pointer
+/// arguments). The one list of the header: [`export_fmi2`](crate::export_fmi2) turns it into the
+/// exports, and a harness that calls the functions of several models (the fuzz targets) into its
+/// own forwarders. The types are those of [`abi`](crate::fmi2::abi), which must be in scope
+/// where `$callback` expands.
 #[macro_export]
-macro_rules! export_fmi2 {
-    ($model:ty) => {
-        #[allow(unused_imports)]
-        use $crate::fmi2::abi::*;
-        $crate::forward_fmi_functions! {
-            fmi2, "2.0", $model;
+macro_rules! fmi2_functions {
+    ($callback:path; $($args:tt)*) => {
+        $callback! {
+            $($args)*
             safe_functions {
                 fn fmi2GetTypesPlatform() -> *const c_char;
                 fn fmi2GetVersion() -> *const c_char;
@@ -728,3 +728,16 @@ macro_rules! export_fmi2 {
     };
 }
 
+/// Exports every function of fmi2Functions.h for the model type `$model`: each a thin
+/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
+/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures of
+/// [`fmi2_functions`](crate::fmi2_functions). Invoke it once, in a module of its own, in the
+/// crate that builds the FMU's binary (or through [`export_fmu`](crate::export_fmu)).
+#[macro_export]
+macro_rules! export_fmi2 {
+    ($model:ty) => {
+        #[allow(unused_imports)]
+        use $crate::fmi2::abi::*;
+        $crate::fmi2_functions!($crate::forward_fmi_functions; fmi2, "2.0", $model;);
+    };
+}

@@ -13,7 +13,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use super::instance::{self, c_str, dispatch, guarded, slice, slice_mut, Function, Instance, State, States};
+use super::instance::{self, c_str, dispatch, guarded, require_non_null, slice, slice_mut, Function, Instance, State, States};
 use super::logger::{Fmi3LoggerCallback, Logger};
 use super::resources;
 use super::status::{Failure, FmiResult, Status};
@@ -1389,16 +1389,12 @@ pub unsafe fn fmi3DoStep<M: FmuModel>(
     // SAFETY: see dispatch; the output pointers are checked for null before they are written.
     unsafe {
         dispatch::<M>(instance, table::DO_STEP, None, |i| {
-            for (pointer_is_null, name) in [
+            require_non_null(&[
                 (eventHandlingNeeded.is_null(), "eventHandlingNeeded"),
                 (terminateSimulation.is_null(), "terminateSimulation"),
                 (earlyReturn.is_null(), "earlyReturn"),
                 (lastSuccessfulTime.is_null(), "lastSuccessfulTime"),
-            ] {
-                if pointer_is_null {
-                    return Err(Failure::error(format!("{name} is a null pointer")));
-                }
-            }
+            ])?;
             // With earlyReturnAllowed the step may end at a predicted event (contact onset):
             // earlyReturn and lastSuccessfulTime say where, and with eventModeUsed the importer
             // is asked to handle the event in Event Mode. The block never asks to end the
@@ -1421,18 +1417,18 @@ pub unsafe fn fmi3ActivateModelPartition<M: FmuModel>(instance: Fmi3Instance, _c
     unsafe { unsupported::<M>(instance, "fmi3ActivateModelPartition", NO_CLOCKS) }
 }
 
-/// Exports every function of fmi3Functions.h for the model type `$model`: each a thin
-/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
-/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures below.
-/// Invoke it once, in a module of its own, in the crate that builds the FMU's binary (or through
-/// [`export_fmu`](crate::export_fmu)).
+/// The signature of every function of fmi3Functions.h, one a line, in the standard's order: calls
+/// the macro `$callback` with the tokens `$($args)*` and then `safe_functions { fn name(arg: Type,
+/// ...) -> Return; ... } unsafe_functions { ... }` (the safe functions are those without pointer
+/// arguments). The one list of the header: [`export_fmi3`](crate::export_fmi3) turns it into the
+/// exports, and a harness that calls the functions of several models (the fuzz targets) into its
+/// own forwarders. The types are those of [`abi`](crate::fmi3::abi), which must be in scope
+/// where `$callback` expands.
 #[macro_export]
-macro_rules! export_fmi3 {
-    ($model:ty) => {
-        #[allow(unused_imports)]
-        use $crate::fmi3::abi::*;
-        $crate::forward_fmi_functions! {
-            fmi3, "3.0", $model;
+macro_rules! fmi3_functions {
+    ($callback:path; $($args:tt)*) => {
+        $callback! {
+            $($args)*
             safe_functions {
                 fn fmi3GetVersion() -> *const c_char;
             }
@@ -1516,3 +1512,16 @@ macro_rules! export_fmi3 {
     };
 }
 
+/// Exports every function of fmi3Functions.h for the model type `$model`: each a thin
+/// `#[no_mangle]` wrapper around the generic function of the same name in this module, generated
+/// by [`forward_fmi_functions`](crate::forward_fmi_functions) from the one-line signatures of
+/// [`fmi3_functions`](crate::fmi3_functions). Invoke it once, in a module of its own, in the
+/// crate that builds the FMU's binary (or through [`export_fmu`](crate::export_fmu)).
+#[macro_export]
+macro_rules! export_fmi3 {
+    ($model:ty) => {
+        #[allow(unused_imports)]
+        use $crate::fmi3::abi::*;
+        $crate::fmi3_functions!($crate::forward_fmi_functions; fmi3, "3.0", $model;);
+    };
+}

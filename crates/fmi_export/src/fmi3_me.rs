@@ -7,7 +7,7 @@
 #![allow(non_snake_case)]
 
 use super::fmi3::{new_instance, Fmi3Boolean, Fmi3Instance, Fmi3InstanceEnvironment, Fmi3String};
-use super::instance::{guarded, slice, slice_mut, State};
+use super::instance::{guarded, require_non_null, slice, slice_mut, State};
 use super::logger::Fmi3LoggerCallback;
 use super::model_exchange::{dispatch_me, dispatch_me_or, is_co_simulation};
 use super::status::{Failure, Status};
@@ -131,18 +131,14 @@ pub unsafe fn fmi3UpdateDiscreteStates<M: FmuModel>(
     // SAFETY: see dispatch_me; every pointer is checked for null before it is written.
     unsafe {
         dispatch_me_or::<M>(instance, table::UPDATE_DISCRETE_STATES, NO_EVENT_MODE, |i| {
-            for (null, name) in [
+            require_non_null(&[
                 (discreteStatesNeedUpdate.is_null(), "discreteStatesNeedUpdate"),
                 (terminateSimulation.is_null(), "terminateSimulation"),
                 (nominalsOfContinuousStatesChanged.is_null(), "nominalsOfContinuousStatesChanged"),
                 (valuesOfContinuousStatesChanged.is_null(), "valuesOfContinuousStatesChanged"),
                 (nextEventTimeDefined.is_null(), "nextEventTimeDefined"),
                 (nextEventTime.is_null(), "nextEventTime"),
-            ] {
-                if null {
-                    return Err(Failure::error(format!("{name} is a null pointer")));
-                }
-            }
+            ])?;
             let changed = i.me_update_discrete_states()?;
             write(discreteStatesNeedUpdate, false, "discreteStatesNeedUpdate")?;
             write(terminateSimulation, false, "terminateSimulation")?;

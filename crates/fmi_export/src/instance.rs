@@ -495,6 +495,14 @@ pub fn guarded<T>(fallback: T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
 }
 
+/// An error naming the first of `pointers` (whether it is null, the argument's name) that is null.
+pub fn require_non_null(pointers: &[(bool, &str)]) -> Result<(), Failure> {
+    match pointers.iter().find(|(null, _)| *null) {
+        Some((_, name)) => Err(Failure::error(format!("{name} is a null pointer"))),
+        None => Ok(()),
+    }
+}
+
 /// Views a C array as a slice; null with a non-zero length is an error naming the argument.
 ///
 /// # Safety

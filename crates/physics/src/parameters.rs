@@ -162,6 +162,44 @@ pub fn check(variable: &str, value: f64, ok: bool, rule: &str) -> Result<(), Par
     }
 }
 
+/// A block's [`Laws`]: the laws, `max_depth` and the spin friction `torque_radius` as the caller
+/// checked them, and the rolling resistance of `f` (`friction.rolling`, `friction.v_stiction`)
+/// checked here on a pair whose rolling radius is `rolling_radius`: `friction.rolling` >= 0, and
+/// when it is on, a pair that can take it (`cannot_roll` gives the rule the pair breaks, if it
+/// breaks one) and `friction.v_stiction` > 0, which sets the speed below which the torque fades.
+pub fn laws(
+    normal: NormalLaw,
+    friction: FrictionLaw,
+    max_depth: f64,
+    torque_radius: f64,
+    f: &FrictionParameters,
+    rolling_radius: f64,
+    cannot_roll: impl FnOnce() -> Option<String>,
+) -> Result<Laws, ParameterError> {
+    check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
+    if f.rolling > 0.0 {
+        if let Some(rule) = cannot_roll() {
+            return Err(refuse("friction.rolling", f.rolling, rule));
+        }
+        check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
+    }
+    Ok(Laws {
+        normal,
+        friction,
+        max_depth,
+        torque_radius,
+        rolling: f.rolling,
+        rolling_radius,
+        rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
+    })
+}
+
+/// The rule that rolling resistance on a pair without a rolling radius breaks: it needs `what`
+/// (a sphere, a Circle), and `shape_a` - `shape_b` has none.
+pub fn no_rolling_radius(what: &str, shape_a: &str, shape_b: &str) -> String {
+    format!("rolling resistance needs {what}; {shape_a} - {shape_b} has no rolling radius")
+}
+
 /// The normal law of `normal.*`, checked (shared with the PlanarContact FMU, which names its
 /// parameters the same).
 pub fn normal_law(p: &NormalParameters) -> Result<NormalLaw, ParameterError> {
@@ -316,88 +354,63 @@ pub fn friction_law(p: &FrictionParameters) -> Result<FrictionLaw, ParameterErro
     }
 }
 
-/// What the laws need to know of a pair: its rolling radius (0: it cannot roll), whether it is a
-/// compound (whose parts have several), its shapes' names and what rolls in such a model (for the
-/// refusals), and whether a spin about the normal exists (not in the plane).
-#[derive(Clone, Copy, Debug)]
-pub struct PairForLaws<'a> {
-    pub rolling_radius: f64,
-    pub compound: bool,
-    pub shapes: [&'a str; 2],
-    /// "a pair that can roll (a sphere)", "a Circle that rolls".
-    pub roller: &'a str,
-    pub spin: bool,
-}
-
-impl PairForLaws<'_> {
-    /// A 3-D geometry pair's.
-    pub fn of(pair: &GeometryPair) -> PairForLaws<'static> {
-        PairForLaws {
-            rolling_radius: pair.rolling_radius(),
-            compound: pair.is_compound(),
-            shapes: [pair.shape_a().kind().name(), pair.shape_b().kind().name()],
-            roller: "a pair that can roll (a sphere)",
-            spin: true,
-        }
-    }
-}
-
-/// The laws of a contact from `normal.*` and `friction.*`, checked for `pair` (its rolling radius,
-/// whether it is a compound, whether it spins), with `solver.max_step` (the stateful laws'
-/// sub-step) checked on the way and `refuse_kinds` (the laws a model does not offer) right after
-/// the laws are read: in this order the models report them.
-pub fn laws(
-    p_normal: &NormalParameters,
-    p_friction: &FrictionParameters,
-    solver_max_step: f64,
-    pair: &PairForLaws,
-    refuse_kinds: impl FnOnce(&NormalLaw, &FrictionLaw) -> Result<(), ParameterError>,
-) -> Result<Laws, ParameterError> {
+/// The laws of a 3-D geometry `pair` from `normal.*` and `friction.*` (ContactForce's and
+/// ContactScene's), with `solver.max_step` (the stateful laws' sub-step) and the spin friction
+/// torque checked on the way and the rolling resistance by [`laws`], in the order ContactForce
+/// reports them.
+pub fn pair_laws(p_normal: &NormalParameters, p_friction: &FrictionParameters, solver_max_step: f64, pair: &GeometryPair) -> Result<Laws, ParameterError> {
     let normal = normal_law(p_normal)?;
     let friction = friction_law(p_friction)?;
-    refuse_kinds(&normal, &friction)?;
     let max_depth = p_normal.max_depth;
     check("normal.max_depth", max_depth, max_depth >= 0.0, "must be >= 0 (0 = off)")?;
     check("solver.max_step", solver_max_step, solver_max_step > 0.0, "must be > 0")?;
     let f = p_friction;
-    if pair.spin {
-        check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
-        if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
-            return Err(refuse(
-                "friction.torque_radius",
-                f.torque_radius,
-                format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
-            ));
-        }
+    check("friction.torque_radius", f.torque_radius, f.torque_radius >= 0.0, "must be >= 0 (0 = off)")?;
+    if f.torque_radius > 0.0 && friction.mu_over_speed(0.0).is_none() {
+        return Err(refuse(
+            "friction.torque_radius",
+            f.torque_radius,
+            format!("the spin friction torque needs a velocity-based friction law (mu(v)); friction.law = {} has none", friction.kind().name()),
+        ));
     }
-    check("friction.rolling", f.rolling, f.rolling >= 0.0, "must be >= 0 (0 = off)")?;
-    let rolling_radius = pair.rolling_radius;
-    if f.rolling > 0.0 {
-        if pair.compound {
-            return Err(refuse(
-                "friction.rolling",
-                f.rolling,
+    let rolling_radius = pair.rolling_radius();
+    laws(normal, friction, max_depth, f.torque_radius, f, rolling_radius, || {
+        if pair.is_compound() {
+            Some(
                 "rolling resistance takes one rolling radius for the contact, and the parts of a Compound (geometry_X.shape) have \
-                 several; set friction.rolling = 0 with a Compound",
-            ));
+                 several; set friction.rolling = 0 with a Compound"
+                    .to_string(),
+            )
+        } else {
+            let (a, b) = (pair.shape_a().kind().name(), pair.shape_b().kind().name());
+            (rolling_radius <= 0.0).then(|| no_rolling_radius("a pair that can roll (a sphere)", a, b))
         }
-        if rolling_radius <= 0.0 {
-            return Err(refuse(
-                "friction.rolling",
-                f.rolling,
-                format!("rolling resistance needs {}; {} - {} has no rolling radius", pair.roller, pair.shapes[0], pair.shapes[1]),
-            ));
-        }
-        check("friction.v_stiction", f.v_stiction, f.v_stiction > 0.0, "must be > 0 (rolling resistance regularisation)")?;
-    }
-    Ok(Laws {
-        normal,
-        friction,
-        max_depth,
-        // Spin about the normal does not exist in the plane.
-        torque_radius: if pair.spin { f.torque_radius } else { 0.0 },
-        rolling: f.rolling,
-        rolling_radius,
-        rolling_speed: if rolling_radius > 0.0 { f.v_stiction / rolling_radius } else { 1.0 },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laws_of(rolling: f64, v_stiction: f64, rolling_radius: f64, cannot_roll: Option<&str>) -> Result<Laws, ParameterError> {
+        let f = FrictionParameters { rolling, v_stiction, ..FrictionParameters::default() };
+        let (normal, friction) = (normal_law(&NormalParameters::default()).unwrap(), friction_law(&f).unwrap());
+        laws(normal, friction, 0.0, 0.0, &f, rolling_radius, || cannot_roll.map(String::from))
+    }
+
+    #[test]
+    fn the_rolling_resistance_is_checked_and_sets_the_fade_speed() {
+        let on = laws_of(0.01, 2e-3, 0.05, None).unwrap();
+        assert_eq!((on.rolling, on.rolling_radius, on.rolling_speed), (0.01, 0.05, 2e-3 / 0.05));
+        // Off: the pair is not asked, and the fade speed is unused (1).
+        let off = laws_of(0.0, 2e-3, 0.0, Some("never asked")).unwrap();
+        assert_eq!((off.rolling, off.rolling_speed), (0.0, 1.0));
+        let negative = laws_of(-0.01, 2e-3, 0.05, None).unwrap_err();
+        assert_eq!((negative.variable.as_str(), negative.rule.as_str()), ("friction.rolling", "must be >= 0 (0 = off)"));
+        let refused = laws_of(0.01, 2e-3, 0.0, Some("no radius")).unwrap_err();
+        assert_eq!((refused.variable.as_str(), refused.value.as_str(), refused.rule.as_str()), ("friction.rolling", "0.01", "no radius"));
+        let stiction = laws_of(0.01, 0.0, 0.05, None).unwrap_err();
+        assert_eq!(stiction.variable, "friction.v_stiction");
+        assert_eq!(no_rolling_radius("a sphere", "Box", "Plane"), "rolling resistance needs a sphere; Box - Plane has no rolling radius");
+    }
 }

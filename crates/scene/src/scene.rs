@@ -12,7 +12,7 @@ use contact_physics::contact::{self, Laws, PointState};
 use contact_physics::geometry::{ContactPoint, GeometryPair};
 use contact_physics::geometry_parameters::geometry;
 use contact_physics::math::{BodyState, Pose, Vec3};
-use contact_physics::parameters::{laws, refuse, PairForLaws, ParameterError};
+use contact_physics::parameters::{pair_laws, refuse, ParameterError};
 use contact_physics::rigid_motion::MassProperties;
 use contact_physics::shape::Shape;
 
@@ -132,7 +132,7 @@ impl Scene {
                         }
                     })?;
                 let (normal, friction) = d.laws_between(bi.material, bj.material);
-                let laws = laws(normal, friction, d.solver_max_step, &PairForLaws::of(&pair), |_, _| Ok(())).map_err(|e| ParameterError {
+                let laws = pair_laws(normal, friction, d.solver_max_step, &pair).map_err(|e| ParameterError {
                     variable: format!("{} (between {} and {})", e.variable, body_name(i), body_name(j)),
                     ..e
                 })?;

@@ -120,3 +120,13 @@ pub(super) fn ball_count(follower: &Shape) -> usize {
         _ => 1,
     }
 }
+
+/// The ids of a cavity that holds a vertex set by its vertices and a round follower by its
+/// [`balls`]: one per vertex or ball (the `count` of inside_capsule.rs and inside_ellipsoid.rs).
+pub(super) fn vertex_or_ball_count(_: &Shape, follower: &Shape) -> usize {
+    if is_vertex_set(follower) {
+        vertex_count(follower)
+    } else {
+        ball_count(follower)
+    }
+}

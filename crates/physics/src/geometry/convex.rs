@@ -146,24 +146,8 @@ impl<'a> Convex<'a> {
     fn feature(&self, d: &Vec3, hint: &Vec3, top: Option<usize>) -> Feature {
         match self {
             Convex::Box { half, centre_z } => {
-                let i = (0..3).max_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()).then(j.cmp(&i))).unwrap_or(2);
-                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-                let s = if d[i] < 0.0 { -1.0 } else { 1.0 };
-                let corner = |a: f64, b: f64| {
-                    let mut p = Vec3::zeros();
-                    p[i] = s * half[i];
-                    p[j] = a * half[j];
-                    p[k] = b * half[k];
-                    p + Vec3::new(0.0, 0.0, *centre_z)
-                };
-                // Counter-clockwise about +axis i, since (j, k, i) is right-handed.
-                let mut vertices: Vertices = [corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)].into_iter().collect();
-                if s < 0.0 {
-                    vertices.reverse();
-                }
-                let mut normal = Vec3::zeros();
-                normal[i] = s;
-                Feature::Polygon { vertices, normal }
+                let (vertices, normal) = box_face(half, *centre_z, d);
+                Feature::Polygon { vertices: vertices.into_iter().collect(), normal }
             }
             Convex::Cylinder { radius, half_length, centre_z } => {
                 if d.z.abs() > FRAC_1_SQRT_2 {
@@ -227,6 +211,31 @@ impl SupportMap for Convex<'_> {
     fn local_support_point(&self, dir: ParryVec) -> ParryVec {
         to_parry_vec(&self.support(&from_parry_vec(dir)))
     }
+}
+
+/// The face of a box (half extents `half`, centre at `(0, 0, centre_z)`, local frame) toward the
+/// unit direction `d`: its four corners, counter-clockwise about its outward normal, and that
+/// normal. The contact (here) and its derivatives (kinematics_polytope.rs) take the same face.
+#[inline(always)]
+pub(super) fn box_face(half: &Vec3, centre_z: f64, d: &Vec3) -> ([Vec3; 4], Vec3) {
+    let i = (0..3).max_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()).then(j.cmp(&i))).unwrap_or(2);
+    let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+    let s = if d[i] < 0.0 { -1.0 } else { 1.0 };
+    let corner = |a: f64, b: f64| {
+        let mut p = Vec3::zeros();
+        p[i] = s * half[i];
+        p[j] = a * half[j];
+        p[k] = b * half[k];
+        p + Vec3::new(0.0, 0.0, centre_z)
+    };
+    // Counter-clockwise about +axis i, since (j, k, i) is right-handed.
+    let mut vertices = [corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)];
+    if s < 0.0 {
+        vertices.reverse();
+    }
+    let mut normal = Vec3::zeros();
+    normal[i] = s;
+    (vertices, normal)
 }
 
 /// The support point of an ellipsoid with semi-axes `a` along `d`: `A^2 d / |A d|` with

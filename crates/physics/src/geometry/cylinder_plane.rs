@@ -86,7 +86,14 @@ pub(super) fn rim_point<S: Real>(centre: &Vector3<S>, axis: &Vector3<S>, radius:
 /// (`follower_frame`): with dual frames, its derivatives (`kinematics.rs`).
 pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff: &Frame<S>, id: u32) -> ContactPoint<S> {
     let Shape::Cylinder { radius, half_length } = follower else { unreachable!("cylinder-plane with {:?}", follower.kind()) };
-    // Ids 0 and 1 are the lowest points of the -z and +z ends, 2-4 and 5-7 the others.
+    plane_sphere::plane_point(fb, candidate_rim_point(ff, *radius, *half_length, &fb.axes[2], id))
+}
+
+/// The rim point of candidate `id` of a cylinder (`radius`, `half_length`, frame `ff`) against a
+/// plane of unit normal `n`, over any [`Real`]: ids 0 and 1 are the lowest points of the -z and +z
+/// ends, 2-4 and 5-7 the others ([`rim_point`] 1 to 3 of each end). The finite faces'
+/// derivatives (kinematics_face.rs) take the same points.
+pub(super) fn candidate_rim_point<S: Real>(ff: &Frame<S>, radius: f64, half_length: f64, n: &Vector3<S>, id: u32) -> Vector3<S> {
     let (end, k) = match id {
         0 => (-1.0, 0),
         1 => (1.0, 0),
@@ -94,5 +101,5 @@ pub(super) fn point_over<S: Real>(_: &Shape, fb: &Frame<S>, follower: &Shape, ff
         _ => (1.0, id - 4),
     };
     let centre = ff.r + ff.axes[2] * S::c(end * half_length);
-    plane_sphere::plane_point(fb, rim_point(&centre, &ff.axes[2], *radius, &ff.axes[0], &fb.axes[2], k))
+    rim_point(&centre, &ff.axes[2], radius, &ff.axes[0], n, k)
 }

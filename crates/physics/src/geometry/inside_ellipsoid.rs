@@ -42,13 +42,7 @@ pub(super) fn contacts(container: &Shape, pose: &Pose, follower: &Shape, followe
 }
 
 /// One id per ball or vertex.
-pub(super) fn count(_: &Shape, follower: &Shape) -> usize {
-    if cavity::is_vertex_set(follower) {
-        cavity::vertex_count(follower)
-    } else {
-        cavity::ball_count(follower)
-    }
-}
+pub(super) use cavity::vertex_or_ball_count as count;
 
 #[cfg(test)]
 mod tests {

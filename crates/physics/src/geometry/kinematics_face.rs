@@ -13,7 +13,7 @@ use nalgebra::{Vector2, Vector3};
 
 use super::box_plane::EDGES;
 use super::finite_face::{Outline, CIRCLE_SIDES};
-use super::cylinder_plane::rim_point;
+use super::cylinder_plane::{candidate_rim_point, rim_point};
 use super::frame::Frame;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
@@ -57,18 +57,10 @@ pub(super) fn face_solid<S: Real>(outline: &Outline, base: &Frame<S>, follower: 
                 [(k, next), (CIRCLE_SIDES + k, CIRCLE_SIDES + next), (k, CIRCLE_SIDES + k)]
             });
             let weight = covered_fraction(outline, &footprint(&vertices, edges), &origin, &identity);
-            // cylinder_plane's rim points against the face's normal: ids 0 and 1 the lowest
-            // points of the -z and +z ends, 2-4 and 5-7 the others.
+            // cylinder_plane's rim points against the face's normal, with its ids.
             (0..8u32)
                 .map(|id| {
-                    let (end, k) = match id {
-                        0 => (-1.0, 0),
-                        1 => (1.0, 0),
-                        2..=4 => (-1.0, id - 1),
-                        _ => (1.0, id - 4),
-                    };
-                    let centre = ff.r + ff.axes[2] * S::c(end * half_length);
-                    let rim = rim_point(&centre, &ff.axes[2], *radius, &ff.axes[0], &base.axes[2], k);
+                    let rim = candidate_rim_point(ff, *radius, *half_length, &base.axes[2], id);
                     push_point(outline, base, &base.local(&rim), 0.0, weight).with_id(id)
                 })
                 .collect()

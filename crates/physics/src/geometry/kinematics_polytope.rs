@@ -30,6 +30,7 @@ use std::borrow::Cow;
 
 use nalgebra::{Vector2, Vector3};
 
+use super::convex::box_face;
 use super::frame::Frame;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
@@ -127,23 +128,8 @@ impl<'a> Polytope<'a> {
     fn support_face(&self, d: &Vec3) -> (Vec<Vec3>, Vec3) {
         match self {
             Polytope::Box { half, centre_z } => {
-                let i = (0..3).max_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()).then(j.cmp(&i))).unwrap_or(2);
-                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-                let s = if d[i] < 0.0 { -1.0 } else { 1.0 };
-                let corner = |a: f64, b: f64| {
-                    let mut p = Vec3::zeros();
-                    p[i] = s * half[i];
-                    p[j] = a * half[j];
-                    p[k] = b * half[k];
-                    p + Vec3::new(0.0, 0.0, *centre_z)
-                };
-                let mut vertices = vec![corner(1.0, 1.0), corner(-1.0, 1.0), corner(-1.0, -1.0), corner(1.0, -1.0)];
-                if s < 0.0 {
-                    vertices.reverse();
-                }
-                let mut normal = Vec3::zeros();
-                normal[i] = s;
-                (vertices, normal)
+                let (vertices, normal) = box_face(half, *centre_z, d);
+                (vertices.to_vec(), normal)
             }
             Polytope::Hull(hull) => {
                 let top = hull.support_index(d);
