@@ -331,6 +331,23 @@ impl<M> Variable<M> {
         }
     }
 
+    /// An Int32 parameter.
+    pub fn int_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut i64) -> Self {
+        Variable {
+            name,
+            vr,
+            size: 1,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            ty: ValueType::Int32,
+            description,
+            access: Access::Int(access),
+            dependencies: Dependencies::None,
+            role: Role::Plain,
+            in_extension: false,
+        }
+    }
+
     /// A String parameter.
     pub fn string_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut String) -> Self {
         Variable {
