@@ -127,7 +127,6 @@ pub struct Model {
     /// The size of the last DoStep (0 before the first).
     pub(crate) last_step: f64,
     pub(crate) saved: Option<(Coupling, bool, f64)>,
-    pub(crate) warnings: Vec<String>,
     pub(crate) resources: Option<PathBuf>,
 }
 
@@ -144,7 +143,6 @@ impl Default for Model {
             run_ready: false,
             last_step: 0.0,
             saved: None,
-            warnings: Vec::new(),
             resources: None,
         }
     }

@@ -12,9 +12,9 @@ use std::sync::OnceLock;
 
 use contact_fmi::geometry_names;
 use contact_fmi::geometry_rows::{coupling_rows, geometry_rows, Coupled, Geometries, COUPLING_MODE, SHAPE};
-use contact_fmi::law_rows::{friction_rows, normal_rows, solver_row, LawParameters, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
+use contact_fmi::law_rows::{friction_rows, normal_rows, solver_row, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
 use contact_physics::geometry_parameters::GeometryParameters;
-use contact_physics::parameters::{CouplingParameters, FrictionParameters, NormalParameters};
+use contact_physics::parameters::CouplingParameters;
 use fmi_export::table::{Access, Causality, Table, ValueType, Variable};
 
 use crate::model::Model;
@@ -29,17 +29,7 @@ const LAW_ROW_NOTES: LawRowNotes = LawRowNotes {
     spin_torque: true,
 };
 
-impl LawParameters for Model {
-    fn normal_parameters(&mut self) -> &mut NormalParameters {
-        &mut self.parameters.normal
-    }
-    fn friction_parameters(&mut self) -> &mut FrictionParameters {
-        &mut self.parameters.friction
-    }
-    fn solver_max_step(&mut self) -> &mut f64 {
-        &mut self.parameters.solver_max_step
-    }
-}
+contact_fmi::law_parameters!(Model, m => m.parameters.normal, m.parameters.friction, m.parameters.solver_max_step);
 
 impl Geometries for Model {
     fn geometry(&mut self, body: usize) -> &mut GeometryParameters {
