@@ -7,7 +7,9 @@
 //!
 //! Conventions are ContactForce's: body i's frame has the pose `body[i].r_0`, `body[i].q` and the
 //! twist `body[i].v_0`, `body[i].w_0` in W; its outputs are the force `body[i].f_0` and the torque
-//! `body[i].t_0` about its frame origin, in W.
+//! `body[i].t_0` about its frame origin, in W. Its geometry has ContactForce's `geometry_X.*`
+//! parameters as `body[i].*`, but for the geometry frame's pose, `body[i].geometry.r` and
+//! `body[i].geometry.q` (`body[i].q` is the body's input).
 
 pub mod fmi;
 pub mod model;

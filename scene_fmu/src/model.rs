@@ -157,6 +157,17 @@ fn resolve(file: &str, resources: Option<&Path>) -> PathBuf {
     }
 }
 
+/// An error about a body's geometry frame (`body[i].r[k]`, `body[i].q` in the scene's words)
+/// named as the FMU's variable (`body[i].geometry.r[k]`, `body[i].geometry.q`).
+fn geometry_pose_name(mut e: ParameterError) -> ParameterError {
+    if let Some((body, key)) = e.variable.split_once("].") {
+        if body.starts_with("body[") && (key == "q" || key.starts_with("r[")) {
+            e.variable = format!("{body}].geometry.{key}");
+        }
+    }
+    e
+}
+
 impl Parameters {
     /// The scene these parameters describe: from `scene.file` when set, else from `body[i].*`
     /// and the law and coupling parameters. Errors name the variable and the value.
@@ -206,7 +217,8 @@ impl Model {
     pub fn built(&mut self) -> Result<&mut Built, String> {
         if self.built.is_none() {
             let d = self.parameters.description(self.resources.as_deref()).map_err(|e| e.to_string())?;
-            let scene = Scene::new(&d, self.resources.as_deref()).map_err(|e| e.to_string())?;
+            let from_parameters = self.parameters.file.is_empty();
+            let scene = Scene::new(&d, self.resources.as_deref()).map_err(|e| if from_parameters { geometry_pose_name(e) } else { e }.to_string())?;
             let coupling = Coupling::new(&scene);
             self.built = Some(Built { step_average: d.coupling.step_average, scene, coupling, work: Workspace::default() });
         }

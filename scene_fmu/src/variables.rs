@@ -3,7 +3,7 @@
 //! `solver.max_step` 600 (ContactForce's rows), `coupling.*` 700 to 702 (ContactForce's); per
 //! body i (1 to 16): inputs from `1000 + 20 (i - 1)`, outputs from `2000 + 10 (i - 1)`,
 //! parameters from `5000 + 50 (i - 1)` (its geometry at ContactForce's `geometry_X.*` offsets 0
-//! to 22, then `mass` 30, `inertia` 31, `com` 37, `material` 40, `group` 41, `mask` 42).
+//! to 22, its frame's pose named `geometry.r` and `geometry.q` since `q` is the body's input), then `mass` 30, `inertia` 31, `com` 37, `material` 40, `group` 41, `mask` 42).
 //!
 //! FMI 3 arrays sized by a structural parameter are not used yet: both versions declare 16 bodies.
 #![forbid(unsafe_code)]
@@ -91,7 +91,9 @@ macro_rules! body_rows {
                 concat!("Largest normal force of one contact of body ", $i, " (a pair's points summed; StepAverage: the largest within the step)"),
                 |m| std::slice::from_mut(&mut m.outputs.body[K].max_normal_force)),
         ]);
-        $t.extend(geometry_rows::<Model, K>(&geometry_names!(concat!("body[", $i, "]"), concat!("body ", $i)), parameter));
+        // The body's `q` is its input: the geometry frame's pose is `geometry.r`, `geometry.q`.
+        let names = geometry_names!(concat!("body[", $i, "]"), concat!("body ", $i), concat!("body[", $i, "].geometry.r"), concat!("body[", $i, "].geometry.q"));
+        $t.extend(geometry_rows::<Model, K>(&names, parameter));
         $t.extend([
             V::parameter(concat!("body[", $i, "].mass"), parameter + 30, "kg", concat!("Mass of body ", $i, " (0 = immovable or driven: its motion is its inputs')"),
                 |m| std::slice::from_mut(&mut m.parameters.body[K].body.mass)).min(0.0),

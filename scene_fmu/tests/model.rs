@@ -161,3 +161,13 @@ fn errors_name_the_variable_and_the_value() {
     let e = m.initialize().unwrap_err();
     assert!(e.contains("scene.file") && e.contains("/nonexistent/scene.toml"), "{e}");
 }
+
+#[test]
+fn the_geometry_frame_s_errors_name_its_variables() {
+    let mut m = stack(1, 0.1, 1.0, 0.0, CouplingMode::Instantaneous);
+    for k in 1..=4 {
+        set(&mut m, &format!("body[2].geometry.q[{k}]"), 0.0);
+    }
+    let e = m.initialize().unwrap_err();
+    assert!(e.starts_with("body[2].geometry.q = "), "{e}");
+}

@@ -43,18 +43,24 @@ pub struct GeometryNames {
 }
 
 /// The [`GeometryNames`] of the rows under `$prefix` (`"geometry_a"`, `"body[3]"`) for the body
-/// called `$body` in descriptions (`"A"`, `"body 3"`).
+/// called `$body` in descriptions (`"A"`, `"body 3"`); the geometry frame's pose is `$prefix.r`
+/// and `$prefix.q`, or the two names given after them.
 #[macro_export]
 macro_rules! geometry_names {
     ($prefix:expr, $body:expr) => {
+        $crate::geometry_names!($prefix, $body, concat!($prefix, ".r"), concat!($prefix, ".q"))
+    };
+    // A model whose `r` and `q` name something else (a scene's body inputs) names the geometry
+    // frame's pose `$r` and `$q`.
+    ($prefix:expr, $body:expr, $r:expr, $q:expr) => {
         $crate::geometry_rows::GeometryNames {
             shape: concat!($prefix, ".shape"),
             radius: concat!($prefix, ".radius"),
             length: concat!($prefix, ".length"),
             size: concat!($prefix, ".size"),
             file: concat!($prefix, ".file"),
-            r: concat!($prefix, ".r"),
-            q: concat!($prefix, ".q"),
+            r: $r,
+            q: $q,
             inside: concat!($prefix, ".inside"),
             end_bottom: concat!($prefix, ".end_bottom"),
             end_top: concat!($prefix, ".end_top"),
