@@ -5,10 +5,11 @@
 //!
 //! StepAverage and the master's order: outputs read after inputs were set start from those inputs;
 //! outputs read with no input set since the last DoStep start from where the scene expects the
-//! bodies. Inputs set between the read and the DoStep are the bodies at the step's start (Jacobi)
-//! or at its end (Gauss-Seidel, bodies first): the nearer of the two to the scene's prediction.
+//! bodies. Inputs set between the read and the DoStep are taken as the bodies at the step's start
+//! (Jacobi). A Gauss-Seidel master that steps the bodies first (and so sets their states of the
+//! step's end) is not told apart from Jacobi yet: the stack diverges there (its inputs fit the
+//! scene's prediction of the start as well as of the end, whichever the scene assumed).
 
-use contact_physics::math::BodyState;
 use contact_scene::Inputs;
 use fmi_export::table::Reader;
 use fmi_export::transaction::transaction;
@@ -17,17 +18,6 @@ use fmi_export::{FmuModel, ModelError};
 use crate::model::Model;
 
 fmi_export::export_fmu!(crate::model::Model, "ContactScene");
-
-/// Which of `start` (the step's start as predicted) and `end` (that start moved by its velocity
-/// over `h`) the `given` states are nearer to, in position: true for the end.
-fn nearer_end(given: &[BodyState], predicted: &[BodyState], h: f64) -> bool {
-    let (mut to_start, mut to_end) = (0.0, 0.0);
-    for (g, p) in given.iter().zip(predicted) {
-        to_start += (g.pose.r - p.pose.r).norm_squared();
-        to_end += (g.pose.r - (p.pose.r + p.v * h)).norm_squared();
-    }
-    to_end < to_start
-}
 
 impl Model {
     /// The step StepAverage averages over before the first DoStep: `coupling.step`, else the
@@ -125,10 +115,7 @@ impl FmuModel for Model {
             let b = model.built.as_mut().expect("built");
             let inputs = match &given {
                 None => Inputs::None,
-                Some(states) => match b.coupling.predicted() {
-                    Some(predicted) if nearer_end(states, predicted, step) => Inputs::AtEnd(states),
-                    _ => Inputs::AtStart(states),
-                },
+                Some(states) => Inputs::AtStart(states),
             };
             b.coupling.do_step(&b.scene, step, inputs);
             model.inputs_fresh = false;

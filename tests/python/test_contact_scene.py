@@ -5,8 +5,8 @@
   LinearSpringDamper receives the closed form f = k d(t) + b d'(t) at every output point, and the
   plane the opposite;
 - a master loop of the test's own around the FMU, StepAverage at 10 ms: three spheres stacked on a
-  plane, integrated exactly under the held force plus gravity, rest at the linear law's static
-  depths within 0.01 mm;
+  plane, integrated exactly under the held force plus gravity, end (after 1 s) at the linear law's
+  static depths within 0.01 mm (the first steps drop the stack while the scene learns gravity);
 - bad parameters are refused at initialisation naming the variable and the value.
 """
 

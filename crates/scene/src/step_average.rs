@@ -224,11 +224,6 @@ impl Coupling {
         self.drift[k]
     }
 
-    /// The bodies at the next step's start as the scene expects them (after a DoStep).
-    pub fn predicted(&self) -> Option<&[BodyState]> {
-        self.predicted.as_deref()
-    }
-
     /// The peaks of the step behind the current outputs (largest normal force per body, most
     /// active contacts, deepest penetration), once [`Coupling::outputs`] ran.
     pub fn peak(&self) -> Option<&SceneOutputs> {
