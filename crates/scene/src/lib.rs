@@ -4,7 +4,7 @@
 //!
 //! - [`description`]: the bodies (ContactForce's shape parameters, mass, inertia, centre of mass,
 //!   material, collision group and mask), the material table and the law set, checked into a
-//!   [`Scene`]; [`file`]: the same from a TOML or JSON scene file.
+//!   [`Scene`]; [`file`](mod@file): the same from a TOML or JSON scene file.
 //! - [`broad`]: sweep and prune on the bodies' world boxes.
 //! - [`scene`]: the instantaneous evaluation (ContactForce's pairs and laws from
 //!   `contact_physics`, the wrenches summed per body).

@@ -219,6 +219,11 @@ impl Coupling {
         self.external[k]
     }
 
+    /// The impulse (N.s) and angular impulse about the frame origin (N.m.s) owed to body `k`.
+    pub fn owed(&self, k: usize) -> ForceTorque {
+        self.owed[k]
+    }
+
     /// Body `k`'s offset from the scene's own copy (m).
     pub fn drift(&self, k: usize) -> Vec3 {
         self.drift[k]

@@ -114,3 +114,36 @@ fn errors_name_the_body_the_key_and_the_value() {
     d.bodies = vec![BodyDescription::new(ShapeKind::Plane), moving_plane];
     assert!(Scene::new(&d, None).unwrap_err().to_string().starts_with("body[1].shape, body[2].shape = Plane, Plane"));
 }
+
+/// A capsule and a cylinder lying on a plane, each sunk by d along its whole length: the pair's
+/// two end points carry k d each (2 k d in all, no torque about the body's centre), and the
+/// sphere above the capsule pushes it down by its own k d'.
+#[test]
+fn capsules_and_cylinders_lie_on_a_plane() {
+    let k = 1e5;
+    let mut d = linear(k, 0.0);
+    let lying = Rotation::from_axis_angle(&Vec3::x_axis(), std::f64::consts::FRAC_PI_2);
+    let mut capsule = BodyDescription::new(ShapeKind::Capsule);
+    capsule.geometry.radius = 0.05;
+    capsule.geometry.length = 0.4;
+    capsule.body.mass = 1.0;
+    let mut cylinder = BodyDescription::new(ShapeKind::Cylinder);
+    cylinder.geometry.radius = 0.05;
+    cylinder.geometry.length = 0.4;
+    cylinder.body.mass = 1.0;
+    d.bodies = vec![BodyDescription::new(ShapeKind::Plane), capsule, cylinder, sphere(0.05, 1.0)];
+    let scene = Scene::new(&d, None).unwrap();
+    let lie = |x: f64, z: f64| BodyState { pose: Pose { r: Vec3::new(x, 0.0, z), q: lying }, v: Vec3::zeros(), w: Vec3::zeros() };
+    let depth = 1e-3;
+    let out = evaluate(&scene, &[state([0.0; 3], [0.0; 3]), lie(0.0, 0.05 - depth), lie(1.0, 0.05 - depth), state([0.0, 0.0, 0.148], [0.0; 3])]);
+    // The sphere 1 mm into the capsule's top.
+    let on_top = k * 1e-3;
+    for (body, expected) in [(1, 2.0 * k * depth - on_top), (2, 2.0 * k * depth)] {
+        let o = &out.bodies[body];
+        assert!((o.f_0 - Vec3::new(0.0, 0.0, expected)).norm() < 1e-6 * k * depth, "body {body}: {}", o.f_0);
+        assert!(o.t_0.norm() < 1e-9 * k, "body {body}: {}", o.t_0);
+    }
+    assert_eq!(out.bodies[1].touching, 2);
+    assert!((out.bodies[3].f_0.z - on_top).abs() < 1e-9 * k);
+    assert_eq!(out.active_contacts, 5);
+}

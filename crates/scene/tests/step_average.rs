@@ -65,15 +65,19 @@ fn at(z: f64) -> BodyState {
     BodyState { pose: Pose { r: Vec3::new(0.0, 0.0, z), q: Rotation::identity() }, v: Vec3::zeros(), w: Vec3::zeros() }
 }
 
-/// The master loop: `steps` steps of `h` in `order`; `sample` sees the bodies after each.
-fn run(scene: &Scene, bodies: &mut [Body], order: Order, h: f64, steps: usize, mut sample: impl FnMut(&[Body])) {
+/// The master loop over steps of the sizes `steps` in `order`; `sample` sees the bodies after
+/// each. The scene's outputs, read before its DoStep, cannot know the coming step's size: they
+/// are computed for the last one's (the first one's before it), as an FMU's are.
+fn run(scene: &Scene, bodies: &mut [Body], order: Order, steps: impl IntoIterator<Item = f64>, mut sample: impl FnMut(&[Body])) {
     let mut coupling = Coupling::new(scene);
     let states = |b: &[Body]| -> Vec<BodyState> { b.iter().map(|b| b.state).collect() };
-    let mut held: Vec<ForceTorque> = coupling.outputs(scene, Some(&states(bodies)), h).to_vec();
-    for _ in 0..steps {
+    let mut steps = steps.into_iter().peekable();
+    let mut last = *steps.peek().expect("a step");
+    let mut held: Vec<ForceTorque> = coupling.outputs(scene, Some(&states(bodies)), last).to_vec();
+    for h in steps {
         match order {
             Order::SceneFirst => {
-                held = coupling.outputs(scene, Some(&states(bodies)), h).to_vec();
+                held = coupling.outputs(scene, Some(&states(bodies)), last).to_vec();
                 coupling.do_step(scene, h, Inputs::None);
                 bodies.iter_mut().zip(&held).for_each(|(b, w)| b.step(w, h));
             }
@@ -89,13 +93,18 @@ fn run(scene: &Scene, bodies: &mut [Body], order: Order, h: f64, steps: usize, m
                 held = coupling.outputs(scene, None, h).to_vec();
             }
         }
+        last = h;
         sample(bodies);
     }
 }
 
+fn constant(h: f64, time: f64) -> impl Iterator<Item = f64> {
+    std::iter::repeat_n(h, (time / h).round() as usize)
+}
+
 /// A stack of three bodies on a plane, started touching at rest, after 3 s: every body's
 /// height against the static one (each contact `depth = weight above / stiffness`).
-fn stack(shape: ShapeKind, order: Order, h: f64) -> Vec<(f64, f64)> {
+fn stack(shape: ShapeKind, order: Order, steps: impl IntoIterator<Item = f64>) -> Vec<(f64, f64)> {
     let (m, size) = (1.0, 0.1);
     // The box's contacts have four corners (a face on a face: eight points at half weight), so
     // the same total stiffness 1e5 N/m and damping 300 N.s/m as the sphere's one point.
@@ -121,7 +130,7 @@ fn stack(shape: ShapeKind, order: Order, h: f64) -> Vec<(f64, f64)> {
         bodies.push(Body { m, inertia: i3, state: at(size / 2.0 + size * i as f64) });
     }
     let scene = Scene::new(&d, None).unwrap();
-    run(&scene, &mut bodies, order, h, (3.0 / h) as usize, |_| {});
+    run(&scene, &mut bodies, order, steps, |_| {});
     let total_k = k * points;
     let mut expected = 0.0;
     (1..4)
@@ -136,7 +145,7 @@ fn stack(shape: ShapeKind, order: Order, h: f64) -> Vec<(f64, f64)> {
 fn assert_stack_rests(shape: ShapeKind) {
     for order in ORDERS {
         for h in [1e-3, 3e-3, 1e-2] {
-            let heights = stack(shape, order, h);
+            let heights = stack(shape, order, constant(h, 3.0));
             for (i, (z, expected)) in heights.iter().enumerate() {
                 println!("{shape:?} {order:?} h = {h}: body {} at {z:.7} m, static {expected:.7} m", i + 1);
                 assert!((z - expected).abs() < 1e-5, "{shape:?} {order:?} h = {h}: body {} at {z} m, static {expected} m", i + 1);
@@ -153,6 +162,24 @@ fn a_stack_of_three_spheres_rests_at_its_static_depths() {
 #[test]
 fn a_stack_of_three_boxes_rests_at_its_static_depths() {
     assert_stack_rests(ShapeKind::Box);
+}
+
+/// Steps of 1, 3 and 10 ms in turn, the outputs computed for the last step's size: each step is
+/// integrated again over its actual size and the difference of impulse owed, and the stack should
+/// still rest at its static depths. It does not yet: the owed impulse, paid at the rate of the
+/// last step's size over a step 3.3 times longer, is overpaid and the overpayment owed back,
+/// growing; paying it over several steps, or not counting it as drift, bounds it but leaves the
+/// stack stirring at centimetres per second.
+#[test]
+#[ignore = "known failure: StepAverage of a scene under a varying step sequence diverges (the owed impulse's payment)"]
+fn a_stack_rests_whatever_the_step_sequence() {
+    for order in ORDERS {
+        let sequence = [1e-3, 3e-3, 1e-2].into_iter().cycle().take(3 * 214);
+        for (i, (z, expected)) in stack(ShapeKind::Sphere, order, sequence).iter().enumerate() {
+            println!("{order:?} steps of 1, 3, 10 ms: body {} at {z:.7} m, static {expected:.7} m", i + 1);
+            assert!((z - expected).abs() < 1e-5, "{order:?}: body {} at {z} m, static {expected} m", i + 1);
+        }
+    }
 }
 
 /// The clipped linear spring-damper's restitution (no gravity over the impact): the depth
@@ -186,7 +213,7 @@ fn a_dropped_ball_bounces_with_the_closed_form_restitution() {
             // sample after the impact: a sample's energy does not depend on when it is taken in
             // free flight, and by then the scene has put the ball where its own copy is).
             let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
-            run(&scene, &mut bodies, order, h, (0.75 / h) as usize, |b| {
+            run(&scene, &mut bodies, order, constant(h, 0.75), |b| {
                 let (v, z) = (b[1].state.v.z, b[1].state.pose.r.z);
                 descended |= v < -0.5 * v0;
                 rose |= descended && v > 0.0;
