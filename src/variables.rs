@@ -15,17 +15,35 @@ use std::sync::OnceLock;
 pub use fmi_export::table::{Access, Causality, Dependencies, EnumerationType, Role, Scalar, ValueType, Variability, Variable};
 use fmi_export::table::Table;
 
-use crate::block::{BodyParameters, CouplingMode, GeometryParameters};
+use contact_fmi::geometry_names;
+use contact_fmi::geometry_rows::{coupling_rows, geometry_rows, Coupled, Geometries};
+
+use crate::block::{BodyParameters, CouplingParameters, GeometryParameters};
 use crate::model::Model;
 use crate::physics::material::MaterialPair;
 
-use crate::physics::shape::ShapeKind;
 
 
 
 /// What ContactForce says of the laws' parameters where another model says otherwise.
 const LAW_ROW_NOTES: LawRowNotes =
     LawRowNotes { normal_law: "Normal force law", friction_law: "Friction law", rolling: "Rolling resistance coefficient mu_r (0 = off)", spin_torque: true };
+
+impl Geometries for Model {
+    fn geometry(&mut self, body: usize) -> &mut GeometryParameters {
+        if body == 0 {
+            &mut self.parameters.geometry_a
+        } else {
+            &mut self.parameters.geometry_b
+        }
+    }
+}
+
+impl Coupled for Model {
+    fn coupling(&mut self) -> &mut CouplingParameters {
+        &mut self.parameters.coupling
+    }
+}
 
 impl LawParameters for Model {
     fn normal_parameters(&mut self) -> &mut crate::block::NormalParameters {
@@ -53,9 +71,7 @@ pub const EXTENSION_DESCRIPTION: &str =
 pub use contact_fmi::enumeration_type;
 pub use contact_fmi::law_rows::{friction_rows, item_rows, normal_rows, solver_row, LawParameters, LawRowNotes, FRICTION_LAW, NORMAL_LAW, RESTITUTION_MODEL};
 
-pub static SHAPE: EnumerationType = enumeration_type!("Shape", "Shape of a contact geometry", ShapeKind);
-pub static COUPLING_MODE: EnumerationType =
-    enumeration_type!("CouplingMode", "How the outputs couple over a communication step", CouplingMode);
+pub use contact_fmi::geometry_rows::{COUPLING_MODE, SHAPE};
 pub static MATERIAL_PAIR: EnumerationType =
     enumeration_type!("MaterialPair", "Material pair preset from the Adams material table", MaterialPair);
 
@@ -296,94 +312,8 @@ fn build_table() -> Vec<Variable<Model>> {
     provided_slots!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
     // Geometry parameters (value references 200 to 299).
-    fn geometry_a(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_a
-    }
-    fn geometry_b(m: &mut Model) -> &mut GeometryParameters {
-        &mut m.parameters.geometry_b
-    }
-    macro_rules! geometry {
-        ($prefix:literal, $base:expr, $g:ident, $body:literal) => {
-            [
-                V::enumeration(concat!($prefix, ".shape"), $base, &SHAPE, concat!("Shape of ", $body, "'s contact geometry"), |m| {
-                    &mut $g(m).shape
-                }),
-                V::parameter(concat!($prefix, ".radius"), $base + 1, "m", "Radius (Sphere, Cylinder, Capsule, Disk)", |m| {
-                    std::slice::from_mut(&mut $g(m).radius)
-                })
-                .min(0.0),
-                V::parameter(concat!($prefix, ".length"), $base + 2, "m", "Length along the local z axis (Cylinder, Capsule)", |m| {
-                    std::slice::from_mut(&mut $g(m).length)
-                })
-                .min(0.0),
-                V::float(
-                    concat!($prefix, ".size"),
-                    $base + 3,
-                    3,
-                    Causality::Parameter,
-                    "m",
-                    "Full extents (Box, Rectangle) or semi-axes (Ellipsoid)",
-                    |m| &mut $g(m).size,
-                )
-                .min(0.0),
-                V::string_parameter(
-                    concat!($prefix, ".file"),
-                    $base + 6,
-                    "Geometry file (ConvexHull, Mesh, PointCloud, GridSurface; Compound: one shape per line, kind, sizes, x y z, optional w x y z): a path in the FMU's resources folder or absolute",
-                    |m| &mut $g(m).file,
-                ),
-                V::float(
-                    concat!($prefix, ".r"),
-                    $base + 7,
-                    3,
-                    Causality::Parameter,
-                    "m",
-                    concat!("Position of the geometry frame in ", $body, "'s body frame"),
-                    |m| &mut $g(m).r,
-                ),
-                V::float(
-                    concat!($prefix, ".q"),
-                    $base + 10,
-                    4,
-                    Causality::Parameter,
-                    "1",
-                    concat!("Orientation of the geometry frame in ", $body, "'s body frame (w, x, y, z)"),
-                    |m| &mut $g(m).q,
-                ),
-                V::boolean_parameter(
-                    concat!($prefix, ".inside"),
-                    $base + 20,
-                    concat!(
-                        "The contact surface is the inside of ", $body, "'s shape (Adams IFLIP/JFLIP_GEOMETRY): a Sphere is a socket, ",
-                        "a Box a container, a Cylinder a bore of its length (end faces by end_bottom, end_top), a Capsule or an Ellipsoid ",
-                        "a closed cavity; offered against a Point, Sphere, Capsule, Box, ConvexHull or PointCloud in it, and a Cylinder ",
-                        "in a Sphere, Box or Cylinder"
-                    ),
-                    |m| &mut $g(m).inside,
-                ),
-                V::boolean_parameter(
-                    concat!($prefix, ".end_bottom"),
-                    $base + 21,
-                    concat!(
-                        "An inside Cylinder's bottom end face (at -length/2 on its z axis) is a wall (Adams FACE_CONTACT_BOTTOM); ",
-                        "false leaves that end of the bore open. Only for shape = Cylinder with inside = true"
-                    ),
-                    |m| &mut $g(m).end_bottom,
-                ),
-                V::boolean_parameter(
-                    concat!($prefix, ".end_top"),
-                    $base + 22,
-                    concat!(
-                        "An inside Cylinder's top end face (at +length/2 on its z axis) is a wall (Adams FACE_CONTACT_TOP); ",
-                        "false leaves that end of the bore open. Only for shape = Cylinder with inside = true"
-                    ),
-                    |m| &mut $g(m).end_top,
-                ),
-            ]
-        };
-    }
-    t.extend(geometry!("geometry_a", 200, geometry_a, "A"));
-    t.extend(geometry!("geometry_b", 250, geometry_b, "B"));
+    t.extend(geometry_rows::<Model, 0>(&geometry_names!("geometry_a", "A"), 200));
+    t.extend(geometry_rows::<Model, 1>(&geometry_names!("geometry_b", "B"), 250));
 
     // The laws' parameters (value references 300 to 411, then 600), as every contact model has them.
     t.extend(normal_rows(&LAW_ROW_NOTES));
@@ -457,17 +387,7 @@ fn build_table() -> Vec<Variable<Model>> {
             ]
         };
     }
-    t.extend([
-        V::enumeration("coupling.mode", 700, &COUPLING_MODE, "How the outputs couple over a communication step", |m| &mut m.parameters.coupling.mode),
-        V::parameter("coupling.step", 701, "s", "Step to average over before the first DoStep (StepAverage; 0 = the last DoStep's size only)", |m| {
-            std::slice::from_mut(&mut m.parameters.coupling.step)
-        })
-        .min(0.0),
-        V::parameter("coupling.max_substep", 702, "s", "Largest sub-step of the block's own integration of the bodies (StepAverage)", |m| {
-            std::slice::from_mut(&mut m.parameters.coupling.max_substep)
-        })
-        .min(0.0),
-    ]);
+    t.extend(coupling_rows());
     t.extend(body!("body_a", 710, body_a, "A", 0, 750));
     t.extend(body!("body_b", 730, body_b, "B", 1, 780));
 

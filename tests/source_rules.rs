@@ -121,24 +121,25 @@ fn justified(lines: &[&str], n: usize) -> bool {
 /// (no heap, no interior mutability). The tables are the tools' and tests' copies
 /// (`FmuModel::table`), initialised once by `OnceLock::get_or_init` and only read afterwards;
 /// the C API builds a table per instance instead (`FmuModel::build_table`).
-const ALLOWED_STATICS: [(&str, &str, &str); 11] = [
-    ("src/variables.rs", "SHAPE", "EnumerationType"),
+const ALLOWED_STATICS: [(&str, &str, &str); 12] = [
+    ("crates/contact_fmi/src/geometry_rows.rs", "SHAPE", "EnumerationType"),
     ("crates/contact_fmi/src/law_rows.rs", "NORMAL_LAW", "EnumerationType"),
     ("crates/contact_fmi/src/law_rows.rs", "RESTITUTION_MODEL", "EnumerationType"),
     ("crates/contact_fmi/src/law_rows.rs", "FRICTION_LAW", "EnumerationType"),
     ("src/variables.rs", "MATERIAL_PAIR", "EnumerationType"),
-    ("src/variables.rs", "COUPLING_MODE", "EnumerationType"),
+    ("crates/contact_fmi/src/geometry_rows.rs", "COUPLING_MODE", "EnumerationType"),
     ("src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     ("rigid_body/src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     ("planar_contact/src/variables.rs", "PLANAR_SHAPE", "EnumerationType"),
     ("planar_contact/src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
+    ("scene_fmu/src/variables.rs", "TABLE", "OnceLock<Table<Model>>"),
     // The unit tests' model.
     ("crates/fmi_export/src/instance.rs", "TABLE", "OnceLock<Table<Doubler>>"),
 ];
 
 /// The sources the FMU binaries are built from.
 fn fmu_sources() -> Vec<PathBuf> {
-    ["src", "crates", "rigid_body/src", "planar_contact/src"].iter().flat_map(|dir| rust_files(&root().join(dir))).collect()
+    ["src", "crates", "rigid_body/src", "planar_contact/src", "scene_fmu/src"].iter().flat_map(|dir| rust_files(&root().join(dir))).collect()
 }
 
 /// Types whose values can change behind a shared reference.
@@ -209,14 +210,15 @@ fn the_fmus_have_no_global_mutable_state() {
 }
 
 /// Files of the FMUs that must not contain `unsafe` at all: everything but the C boundary
-/// (src/fmi/, rigid_body/src/fmi.rs, planar_contact/src/fmi.rs, and fmi_export's export.rs (the
+/// (src/fmi/, rigid_body/src/fmi.rs, planar_contact/src/fmi.rs, scene_fmu/src/fmi.rs, and fmi_export's export.rs (the
 /// generated forwarders), fmi2.rs, fmi3.rs, their Model Exchange
 /// halves fmi2_me.rs and fmi3_me.rs, model_exchange.rs, instance.rs, logger.rs).
 fn safe_only(file: &str) -> bool {
-    const FMI_LAYER: [&str; 11] = [
+    const FMI_LAYER: [&str; 12] = [
         "src/fmi/",
         "rigid_body/src/fmi.rs",
         "planar_contact/src/fmi.rs",
+        "scene_fmu/src/fmi.rs",
         "crates/fmi_export/src/export.rs",
         "crates/fmi_export/src/fmi2.rs",
         "crates/fmi_export/src/fmi3.rs",
@@ -231,6 +233,7 @@ fn safe_only(file: &str) -> bool {
         || file.starts_with("crates/scene/src/")
         || file.starts_with("rigid_body/src/")
         || file.starts_with("planar_contact/src/")
+        || file.starts_with("scene_fmu/src/")
         || file.starts_with("crates/fmi_export/src/");
     in_fmu && !FMI_LAYER.iter().any(|layer| file.starts_with(layer))
 }

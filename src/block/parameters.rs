@@ -19,22 +19,7 @@ use crate::physics::shape::ShapeKind;
 use super::step_average::CouplingMode;
 use crate::physics::rigid_motion::MassProperties;
 
-/// How the block couples to the importer over a communication step (`coupling.*`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CouplingParameters {
-    /// Stable number of a [`CouplingMode`].
-    pub mode: i64,
-    /// The step (s) to average over before the first DoStep (0 = unknown until then).
-    pub step: f64,
-    /// Largest sub-step (s) of the block's own integration of the bodies (StepAverage).
-    pub max_substep: f64,
-}
-
-impl Default for CouplingParameters {
-    fn default() -> Self {
-        CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5 }
-    }
-}
+pub use crate::physics::parameters::CouplingParameters;
 
 /// Every parameter of the block.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,22 +15,11 @@
 
 use super::{Block, Frame, InputError, Inputs, Notes, Outputs};
 use crate::physics::contact::PointState;
-use crate::physics::enums::stable_enum;
 use crate::physics::geometry::ContactPoint;
 use crate::physics::math::{BodyState, Vec3};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
 
-stable_enum! {
-    /// How the block couples to the importer over a communication step.
-    pub enum CouplingMode {
-        /// The wrench at the current inputs, held by the importer over the step (the exact
-        /// coupling for small steps, omega h << 1).
-        Instantaneous = 1,
-        /// The wrench averaged over the coming communication step, from the block's own
-        /// integration of both bodies over it (needs body_a.mass or body_b.mass > 0).
-        StepAverage = 2,
-    }
-}
+pub use crate::physics::parameters::CouplingMode;
 
 /// Force and torque about the frame origin on one body, in W.
 pub type ForceTorque = (Vec3, Vec3);

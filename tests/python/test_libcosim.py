@@ -422,7 +422,7 @@ def test_every_choice_set_in_libcosim_takes_effect(variable, sweep_files, extrac
                 f"{variable}: {cases[i][0]} and {cases[j][0]} give the same outputs in libcosim")
 
 
-@pytest.mark.parametrize("model", ["ContactForce", "ContactForceProvidedLaws", "RigidBody", "PlanarContact"])
+@pytest.mark.parametrize("model", ["ContactForce", "ContactForceProvidedLaws", "RigidBody", "PlanarContact", "ContactScene"])
 def test_libcosim_sees_every_parameter_of_both_fmus(model):
     """libcosim lists every parameter of the FMI 2 FMU that FMPy lists (none dropped as an FMI 2
     Enumeration), with libcosim's type for FMPy's (the enumerations as Integer)."""

@@ -51,4 +51,12 @@ pub const MODELS: &[Model] = &[
         fmi3_xml: planar_contact::fmi::fmi3_xml,
         documentation: planar_contact::fmi::documentation_html,
     },
+    Model {
+        name: "ContactScene",
+        package: "scene_fmu",
+        model_descriptions: "scene_fmu/modelDescription",
+        fmi2_xml: scene_fmu::fmi::fmi2_xml,
+        fmi3_xml: scene_fmu::fmi::fmi3_xml,
+        documentation: scene_fmu::fmi::documentation_html,
+    },
 ];

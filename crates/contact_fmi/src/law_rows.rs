@@ -45,6 +45,28 @@ pub trait LawParameters: Sized + 'static {
     fn solver_max_step(&mut self) -> &mut f64;
 }
 
+/// Implements [`LawParameters`] for `$model` with the fields `$m` (the model) leads to:
+/// `law_parameters!(Model, m => m.parameters.normal, m.parameters.friction, m.parameters.solver_max_step)`.
+#[macro_export]
+macro_rules! law_parameters {
+    ($model:ty, $m:ident => $normal:expr, $friction:expr, $solver:expr) => {
+        impl $crate::law_rows::LawParameters for $model {
+            fn normal_parameters(&mut self) -> &mut $crate::contact_physics::parameters::NormalParameters {
+                let $m = self;
+                &mut $normal
+            }
+            fn friction_parameters(&mut self) -> &mut $crate::contact_physics::parameters::FrictionParameters {
+                let $m = self;
+                &mut $friction
+            }
+            fn solver_max_step(&mut self) -> &mut f64 {
+                let $m = self;
+                &mut $solver
+            }
+        }
+    };
+}
+
 /// What the models say differently about the same parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct LawRowNotes {

@@ -316,36 +316,34 @@ impl<M> Variable<M> {
 
     /// A Boolean parameter.
     pub fn boolean_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut bool) -> Self {
+        Self::fixed(name, vr, ValueType::Boolean, description, Access::Bool(access))
+    }
+
+    /// A scalar fixed parameter of type `ty`.
+    fn fixed(name: &'static str, vr: u32, ty: ValueType, description: &'static str, access: Access<M>) -> Self {
         Variable {
             name,
             vr,
             size: 1,
             causality: Causality::Parameter,
             variability: Variability::Fixed,
-            ty: ValueType::Boolean,
+            ty,
             description,
-            access: Access::Bool(access),
+            access,
             dependencies: Dependencies::None,
             role: Role::Plain,
             in_extension: false,
         }
     }
 
+    /// An Int32 parameter.
+    pub fn int_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut i64) -> Self {
+        Self::fixed(name, vr, ValueType::Int32, description, Access::Int(access))
+    }
+
     /// A String parameter.
     pub fn string_parameter(name: &'static str, vr: u32, description: &'static str, access: fn(&mut M) -> &mut String) -> Self {
-        Variable {
-            name,
-            vr,
-            size: 1,
-            causality: Causality::Parameter,
-            variability: Variability::Fixed,
-            ty: ValueType::String,
-            description,
-            access: Access::Str(access),
-            dependencies: Dependencies::None,
-            role: Role::Plain,
-            in_extension: false,
-        }
+        Self::fixed(name, vr, ValueType::String, description, Access::Str(access))
     }
 }
 

@@ -388,6 +388,35 @@ pub fn pair_laws(p_normal: &NormalParameters, p_friction: &FrictionParameters, s
     })
 }
 
+crate::stable_enum! {
+    /// How a contact model couples to the importer over a communication step.
+    pub enum CouplingMode {
+        /// The wrench at the current inputs, held by the importer over the step (the exact
+        /// coupling for small steps, omega h << 1).
+        Instantaneous = 1,
+        /// The wrench averaged over the coming communication step, from the block's own
+        /// integration of the bodies over it (needs a body of mass > 0).
+        StepAverage = 2,
+    }
+}
+
+/// How a contact model couples to the importer over a communication step (`coupling.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CouplingParameters {
+    /// Stable number of a [`CouplingMode`].
+    pub mode: i64,
+    /// The step (s) to average over before the first DoStep (0 = unknown until then).
+    pub step: f64,
+    /// Largest sub-step (s) of the model's own integration of the bodies (StepAverage).
+    pub max_substep: f64,
+}
+
+impl Default for CouplingParameters {
+    fn default() -> Self {
+        CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5 }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
