@@ -509,8 +509,15 @@ impl Model {
         let c = &self.coupling.carry;
         let own = own_world(&inputs, &c.drift, &setup.mass);
         let pay = c.owed.map(|(f, t)| (f / step, t / step));
+        self.integrate_and_owe(setup, &own, step, pay, applied)
+    }
+
+    /// The step integrated from `from` over `step` (the outputs left as the importer holds them),
+    /// and the difference between its impulse and the one the bodies received, the held wrench
+    /// `applied` times the step, owed to them.
+    fn integrate_and_owe(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, pay: [ForceTorque; 2], applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
         let mut scratch = self.outputs.clone();
-        let (run, _) = self.averaged_run(setup, &own, step, pay, Some(&mut scratch))?;
+        let (run, _) = self.averaged_run(setup, from, step, pay, Some(&mut scratch))?;
         let got = scratch.wrenches();
         let c = &mut self.coupling.carry;
         for k in 0..2 {
@@ -638,16 +645,9 @@ impl Model {
         }
         let from = start.unwrap_or(run.start);
         let pay = run.pay;
-        let mut scratch = self.outputs.clone();
+        // The run's buffer of point states is reused by the integration.
         self.coupling.run = Some(run);
-        let (redone, _) = self.averaged_run(setup, &from, step, pay, Some(&mut scratch))?;
-        let c = &mut self.coupling.carry;
-        let got = scratch.wrenches();
-        for k in 0..2 {
-            c.owed[k].0 += (got[k].0 - applied[k].0) * step;
-            c.owed[k].1 += (got[k].1 - applied[k].1) * step;
-        }
-        Ok(redone)
+        self.integrate_and_owe(setup, &from, step, pay, applied)
     }
 
     /// DoStep under StepAverage: commits the averaged step the importer holds and reconciles
