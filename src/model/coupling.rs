@@ -167,6 +167,9 @@ struct Carry {
     /// Where the averaged step behind the held outputs started, so that it can be integrated
     /// again after a restored FMU state or a failed DoStep (the run itself is not kept).
     run_from: Option<RunFrom>,
+    /// The other forces' acceleration on each body as the last two steps that measured it found
+    /// it (m/s2), latest first: see [`Carry::reconcile`].
+    measured: [[Option<Vec3>; 2]; 2],
 }
 
 /// What an averaged step is computed from: its size, the bodies at its start (the block's own
@@ -350,7 +353,19 @@ impl Carry {
             let impact = ((f - self.last_held[k]).norm() * h * w_free) > 10.0 * noise;
             self.last_held[k] = *f;
             if !impact {
-                self.external[k].accel = (m1.v_c - m0.v_c) / h - held_accel;
+                // An estimate that swings back and forth from step to step is another stiff force
+                // answering this contact a step late (the body rests on a second contact: a
+                // stack); taken as measured, each contact feeds the other's swing and a stack
+                // diverges. The mean of the last two measurements cancels the swing; a force
+                // that changes steadily (a joint's reaction) is taken as measured.
+                let now = (m1.v_c - m0.v_c) / h - held_accel;
+                let [last, earlier] = self.measured[k];
+                self.external[k].accel = match (last, earlier) {
+                    (Some(last), Some(earlier)) if (now - last).dot(&(last - earlier)) < 0.0 => (now + last) * 0.5,
+                    (Some(last), None) => (now + last) * 0.5,
+                    _ => now,
+                };
+                self.measured[k] = [Some(now), last];
                 if mass[k].rotates() {
                     self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(&mass[k], f, t_0) * s;
                 }
@@ -996,6 +1011,13 @@ impl Carry {
             from.pay.iter_mut().for_each(|w| v.wrench(w));
         }
         self.run_from = has.then_some(from);
+        for measured in self.measured.iter_mut().flatten() {
+            let mut has = measured.is_some();
+            let mut value = measured.unwrap_or_else(Vec3::zeros);
+            v.flag(&mut has);
+            v.vec(&mut value);
+            *measured = has.then_some(value);
+        }
     }
 }
 
