@@ -274,8 +274,8 @@ fn cosim_pendulum(angle: f64, impacts: usize, order: Order, h: f64, given: bool)
 /// With the mass it shows given by the body (RigidBody's mobility), every impact at 0 and 30 deg
 /// rebounds within 2 % at 1 ms and 5 % at 10 ms; with nothing given, the first impact gains no
 /// energy, and from the fourth on, the block having learnt the mass, within 2 % and 5 % again;
-/// the mass learnt is m / cos^2 within 5 %. Both Gauss-Seidel orders at 1 and 10 ms, Jacobi at
-/// 1 ms.
+/// the mass learnt is m / cos^2 within 5 %. Every order at 1 and 10 ms; the 60 deg wall (4 times
+/// the mass) at 1 ms.
 #[test]
 fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
     for angle_deg in [0.0f64, 30.0, 60.0] {
@@ -283,11 +283,11 @@ fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
         let e_ref = reference_pendulum(angle, 1)[0];
         let shown = 1.0 / angle.cos().powi(2);
         for order in ORDERS {
-            // Not yet within the bounds, printed by the survey: a Jacobi master at 10 ms (the
-            // hinge's reaction is seen a step late near the wall), and the 60 deg wall at 10 ms in
-            // the Gauss-Seidel orders (the impact, 6 ms long, within one step: the rebound is 5
-            // and 11 % short, a loss).
-            let steps: &[f64] = if order == Order::Jacobi || angle_deg == 60.0 { &[1e-3] } else { &[1e-3, 1e-2] };
+            // Not yet within the bounds, printed by the survey: the 60 deg wall at 10 ms (the
+            // impact, 6 ms long, within one step: with the mass given the rebound is 5 to 12 %
+            // short, a loss, in every order; learnt under a Jacobi master, the second impact
+            // gains energy).
+            let steps: &[f64] = if angle_deg == 60.0 { &[1e-3] } else { &[1e-3, 1e-2] };
             for &h in steps {
                 let (given, _) = cosim_pendulum(angle, 2, order, h, true);
                 println!("{angle_deg} deg {order:?} h = {h}: given {given:.4?} (reference {e_ref:.4})");
@@ -296,12 +296,7 @@ fn a_pendulum_hitting_a_wall_at_an_angle_rebounds_right() {
                 }
                 let (learnt, masses) = cosim_pendulum(angle, 5, order, h, false);
                 println!("{angle_deg} deg {order:?} h = {h}: learnt {learnt:.4?}, effective mass {masses:.4?} ({shown:.4})");
-                // Not yet: under a Jacobi master the 60 deg wall's first impact, before the block
-                // has learnt the body's fourfold mass, rebounds 3.4 % above the reference (the
-                // energy balance settles a share a step within a contact, and this one lasts six).
-                if !(order == Order::Jacobi && angle_deg == 60.0) {
-                    assert!(learnt[0] < e_ref * (1.0 + tolerance(h)), "{angle_deg} deg {order:?} h = {h}: the first impact gained energy: e = {}", learnt[0]);
-                }
+                assert!(learnt[0] < e_ref * (1.0 + tolerance(h)), "{angle_deg} deg {order:?} h = {h}: the first impact gained energy: e = {}", learnt[0]);
                 for e in &learnt[3..] {
                     assert!((e / e_ref - 1.0).abs() < tolerance(h), "{angle_deg} deg {order:?} h = {h}, learnt: e = {e} against {e_ref}");
                 }

@@ -156,9 +156,6 @@ struct Carry {
     applied: [ForceTorque; 2],
     warned_no_step: bool,
     warned_mass: [bool; 2],
-    /// The other forces were taken to hold bodies that started touching and at rest, and no step
-    /// has measured them since.
-    rest_assumed: bool,
     /// The outputs were computed since the last DoStep, so the importer holds their wrench.
     evaluated: bool,
     /// They were read after the last DoStep and before any input (from the block's own bodies at
@@ -225,13 +222,6 @@ fn distance(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) 
 /// Sum over the movable bodies of the distance between two sets of positions (m).
 fn distance_of_positions(a: &[BodyState; 2], b: &[BodyState; 2], mass: &[MassProperties; 2]) -> f64 {
     (0..2).filter(|k| mass[*k].is_movable()).map(|k| (a[k].pose.r - b[k].pose.r).norm()).sum()
-}
-
-/// Whether a driven body (mass 0) started the step at a velocity other than the one the held
-/// outputs were computed with (a Jacobi read predicts it unchanged) by more than it moves the
-/// body by a micrometre over the step: a drive switched on, off or reversed.
-fn driven_off_course(computed: &[BodyState; 2], actual: &[BodyState; 2], mass: &[MassProperties; 2], h: f64) -> bool {
-    (0..2).any(|k| !mass[k].is_movable() && mass[1 - k].is_movable() && (actual[k].v - computed[k].v).norm() * h > 1e-6)
 }
 
 fn zero_wrench() -> ForceTorque {
@@ -323,7 +313,6 @@ impl Carry {
     /// the drift, and the bodies' response in the contact direction.
     fn reconcile(&mut self, p: &Pending, now: &[BodyState; 2], mass: &[MassProperties; 2], mobility: &[[f64; MOBILITY_VALUES]; 2]) {
         let h = p.h;
-        self.rest_assumed = false;
         let work: f64 = (0..2).map(|k| held_work(&p.held[k].0, &p.held[k].1, &p.start[k], &now[k], h)).sum();
         self.balance += work - p.law_work + p.dissipated;
         // What a contact ended at (the bodies apart over a step) is settled: a gain is taken out
@@ -561,7 +550,6 @@ impl Model {
             return Ok(());
         }
         let wrenches = probe.wrenches();
-        self.coupling.carry.rest_assumed = true;
         for k in (0..2).filter(|k| movable(*k)) {
             let mass = &setup.mass[k];
             let m = Motion::from_frame(&start[k], mass);
@@ -724,41 +712,22 @@ impl Model {
                 let run = self.redo(&setup, run, None, step, &applied)?;
                 (run, reported_start, Some(inputs))
             } else {
-                let (known, guessed) = (c.external, c.rest_assumed);
                 if let Some(p) = c.pending.take() {
                     c.reconcile(&p, &inputs, &mass, &self.mobility);
                     self.warn_effective_mass(&setup);
                 }
                 self.external_from_derivatives(&mass);
+                // The outputs were computed from where the block expected the bodies at the step's
+                // start (its own bodies at the last step's end, with the other forces as then
+                // known). Where they started elsewhere (a joint, another contact, a drive or the
+                // body's integrator took them off the block's course; a box on an incline whose
+                // pull down the slope no step had measured yet), the step is integrated again from
+                // there, with the other forces now measured, and the difference between its
+                // impulse and the one the bodies received is owed to them.
                 let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
-                if (guessed && self.outputs_missed_the_other_forces(&known, &applied, &mass)) || driven_off_course(&run.start, &own, &mass, step) {
-                    // The outputs were computed with the other forces taken to hold the bodies at
-                    // rest, and the first step measured them far from it (a box on an incline:
-                    // gravity pulls it down the slope before its friction has built up): the step
-                    // is integrated again from where the bodies are, with the forces measured,
-                    // and the difference is owed to them.
-                    let run = self.redo(&setup, run, Some(own), step, &applied)?;
-                    (run, inputs, None)
-                } else {
-                    // The outputs were computed from where the block expected the bodies. Its own
-                    // bodies follow where they were instead: the run is moved by the difference
-                    // (to first order; integrating it again and owing the impulse difference
-                    // would feed back on a lasting contact's stiffness one step late).
-                    let mut run = self.redo(&setup, run, None, step, &applied)?;
-                    for k in 0..2 {
-                        let (from, to) = (Motion::from_frame(&run.start[k], &mass[k]), Motion::from_frame(&own[k], &mass[k]));
-                        let end = &mut run.end.motion[k];
-                        let dv = to.v_c - from.v_c;
-                        end.c += to.c - from.c + dv * step;
-                        end.v_c += dv;
-                        if mass[k].rotates() {
-                            end.l += to.l - from.l;
-                            end.w += to.w - from.w;
-                        }
-                    }
-                    run.start = own;
-                    (run, inputs, None)
-                }
+                let actual = (own != run.start).then_some(own);
+                let run = self.redo(&setup, run, actual, step, &applied)?;
+                (run, inputs, None)
             }
         } else {
             let start = self.coupling.carry.predicted.map_or_else(|| self.reported(), Ok)?;
@@ -831,16 +800,6 @@ impl Model {
         self.outputs_valid = false;
         self.time += step;
         Ok(())
-    }
-
-    /// Whether the other forces this step measured differ from those the held outputs were
-    /// computed with (`known`) by more than a fifth of the held force on a body.
-    fn outputs_missed_the_other_forces(&self, known: &[External; 2], applied: &[ForceTorque; 2], mass: &[MassProperties; 2]) -> bool {
-        let c = &self.coupling.carry;
-        (0..2).any(|k| {
-            let held = applied[k].0.norm();
-            mass[k].is_movable() && held > 0.0 && (c.external[k].accel - known[k].accel).norm() * mass[k].mass > 0.2 * held
-        })
     }
 
     /// Removes the drift out of contact over the whole step, where the bodies as reported are
@@ -999,7 +958,6 @@ impl Carry {
             v.vec(&mut p.contact.1);
         }
         self.pending = has.then_some(p);
-        v.flag(&mut self.rest_assumed);
         v.flag(&mut self.evaluated);
         v.flag(&mut self.held_from_prediction);
         let mut has = self.run_from.is_some();
