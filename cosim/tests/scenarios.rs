@@ -423,14 +423,14 @@ fn slider_stop_rebounds_with_the_restitution_of_m_over_cos_squared() {
 fn scene_stack_10ms_rests_at_the_static_depths() {
     let scenario = load("scene_stack_10ms");
     assert_eq!(scenario.step, 1e-2);
-    let k = scalar(&scenario, "scene", "normal.stiffness");
+    let k = scalar(&scenario, "stack", "normal.stiffness");
     let mut z = 0.0;
     for j in 1..=3 {
         let ball = format!("ball{j}");
         let (m, g) = (scalar(&scenario, &ball, "mass"), -parameter(&scenario, &ball, "gravity")[2]);
-        let r = scalar(&scenario, "scene", &format!("body[{}].radius", j + 1));
-        assert_eq!(scalar(&scenario, "scene", &format!("body[{}].mass", j + 1)), m);
-        assert_eq!(parameter(&scenario, "scene", &format!("body[{}].inertia", j + 1)), parameter(&scenario, &ball, "inertia"));
+        let r = scalar(&scenario, "stack", &format!("body[{}].radius", j + 1));
+        assert_eq!(scalar(&scenario, "stack", &format!("body[{}].mass", j + 1)), m);
+        assert_eq!(parameter(&scenario, "stack", &format!("body[{}].inertia", j + 1)), parameter(&scenario, &ball, "inertia"));
         z += if j == 1 { r } else { 2.0 * r };
         z -= (4 - j) as f64 * m * g / k;
         assert!((parameter(&scenario, &ball, "r_0_start")[2] - z).abs() < 1e-12, "{ball} starts at its static height {z}");
