@@ -42,6 +42,11 @@ impl std::fmt::Display for ModelError {
 pub use crate::physics::substeps::{check_substeps, MAX_SUBSTEPS};
 
 /// The block, the inputs, the point states and the scratch points, for the derivatives.
+/// The second FMU of the same binary: ContactForce with the point slots of the laws provided by
+/// input (`contact.point[i].depth`, ..., `contact.point[i].provided.*`, value references from
+/// 1100), which the ContactForce FMU leaves out (the model refuses those laws without them).
+pub const EXTENSION_NAME: &str = "ContactForceProvidedLaws";
+
 pub(crate) type DerivativeParts<'a> = (&'a Block, &'a Inputs, &'a [PointState], &'a mut Vec<ContactPoint>);
 
 #[derive(Clone, Debug)]
@@ -170,7 +175,7 @@ impl Model {
     fn build_block(&mut self) -> Result<&Block, ParameterError> {
         if self.block.is_none() {
             if !self.provided_inputs {
-                crate::block::refuse_provided_laws(&self.parameters, crate::variables::EXTENSION_NAME)?;
+                crate::block::refuse_provided_laws(&self.parameters, EXTENSION_NAME)?;
             }
             let (block, warnings) = Block::new(&self.parameters, self.resources.as_deref())?;
             self.warnings.extend(warnings);

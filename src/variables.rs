@@ -61,10 +61,7 @@ pub const MODEL_NAME: &str = "ContactForce";
 pub const MODEL_DESCRIPTION: &str =
     "Rigid-body contact block: contact force and torque between two bodies from their poses and twists";
 
-/// The second FMU of the same binary: ContactForce with the point slots of the laws provided by
-/// input (`contact.point[i].depth`, ..., `contact.point[i].provided.*`, value references from
-/// 1100), which the ContactForce FMU leaves out.
-pub const EXTENSION_NAME: &str = "ContactForceProvidedLaws";
+pub use crate::model::EXTENSION_NAME;
 pub const EXTENSION_DESCRIPTION: &str =
     "Rigid-body contact block with the inputs and outputs of normal and friction laws provided by input, per contact point";
 

@@ -35,16 +35,6 @@ const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
         "derivatives <-> fmi",
         "the derivatives ask `fmi::exported` which model is exported, and the FMI adapter evaluates the derivatives; the exported model belongs below both",
     ),
-    (
-        "src",
-        "model <-> variables",
-        "the model names the extension (variables::EXTENSION_NAME) in the error that refuses provided laws, and the table's accessors reach into Model; the name belongs in the model layer",
-    ),
-    (
-        "src",
-        "block::jacobian <-> block::single_point",
-        "the lean path takes the derivative layout (INPUTS, DERIVATIVE_OUTPUTS, input_vector) from jacobian.rs, which differentiates the lean path; give the layout a module of its own",
-    ),
     ("crates/physics/src", "geometry <-> shape", "a ConvexHull holds its GaussMap (geometry::hull_depth); the Gauss map belongs with the hull in shape"),
     (
         "crates/physics/src",

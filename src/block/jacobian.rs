@@ -20,32 +20,7 @@ use crate::physics::geometry::ContactPoint;
 use crate::physics::provided::Given;
 use crate::physics::real::Real;
 
-/// How many inputs the derivatives are taken with respect to.
-pub const INPUTS: usize = 26;
-
-/// How many provided-force inputs there are: per point slot the normal force and the two
-/// friction components (`contact.point[i].provided.*`), slot after slot; index `3 i + c`.
-pub const PROVIDED_INPUTS: usize = 3 * super::POINT_OUTPUTS;
-
-/// The outputs whose derivatives are available, by name, in the order of the rows
-/// [`Block::output_tangents`] returns: the four wrench vectors, `contact.separation` and
-/// `contact.normal_force`.
-pub const DERIVATIVE_OUTPUTS: [&str; 14] = [
-    "frame_a.f_0[1]",
-    "frame_a.f_0[2]",
-    "frame_a.f_0[3]",
-    "frame_a.t_0[1]",
-    "frame_a.t_0[2]",
-    "frame_a.t_0[3]",
-    "frame_b.f_0[1]",
-    "frame_b.f_0[2]",
-    "frame_b.f_0[3]",
-    "frame_b.t_0[1]",
-    "frame_b.t_0[2]",
-    "frame_b.t_0[3]",
-    "contact.separation",
-    "contact.normal_force",
-];
+pub use super::derivative_layout::{input_vector, DERIVATIVE_OUTPUTS, INPUTS, PROVIDED_INPUTS};
 
 /// Why derivatives could not be computed.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,19 +36,6 @@ impl std::fmt::Display for DerivativeError {
             DerivativeError::Pair(e) => write!(f, "{e}"),
         }
     }
-}
-
-/// The 26 inputs in value-reference order.
-pub fn input_vector(inputs: &Inputs) -> [f64; INPUTS] {
-    let mut x = [0.0; INPUTS];
-    for (k, frame) in [&inputs.frame_a, &inputs.frame_b].into_iter().enumerate() {
-        let o = 13 * k;
-        x[o..o + 3].copy_from_slice(&frame.r_0);
-        x[o + 3..o + 7].copy_from_slice(&frame.q);
-        x[o + 7..o + 10].copy_from_slice(&frame.v_0);
-        x[o + 10..o + 13].copy_from_slice(&frame.w_0);
-    }
-    x
 }
 
 /// The inputs' time derivatives along the block's own kinematics: `dr/dt = v`,

@@ -9,6 +9,7 @@
 mod cloud_plane;
 mod interpolate;
 mod onset;
+mod derivative_layout;
 pub mod jacobian;
 mod parameters;
 mod single_point;

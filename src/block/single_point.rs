@@ -32,7 +32,7 @@
 //! written once, over `f64` and the dual ([`SinglePoint::wrench`]).
 
 use super::{checked_quaternion, Block, Frame, Inputs, InputError, Notes, Outputs, PointOutput, POINT_OUTPUTS};
-use super::jacobian::{input_vector, DERIVATIVE_OUTPUTS, INPUTS};
+use super::derivative_layout::{input_vector, DERIVATIVE_OUTPUTS, INPUTS};
 use crate::physics::contact::Laws;
 use crate::physics::dual::Dual;
 use crate::physics::geometry::{sphere_radius, GeometryPair};
