@@ -125,6 +125,19 @@ impl Scene {
     }
 }
 
+/// The bodies' states at a step's start are needed and were never given: outputs asked for, or
+/// a step taken, with no states before the first step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownStart;
+
+impl std::fmt::Display for UnknownStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the bodies' states at the step's start are not known: give them (r_0, q, v_0, w_0 of every body) with the first outputs or the first step")
+    }
+}
+
+impl std::error::Error for UnknownStart {}
+
 /// What the bodies' states given with a DoStep are (the master's order).
 #[derive(Clone, Copy, Debug)]
 pub enum Inputs<'a> {
@@ -238,7 +251,16 @@ impl Coupling {
     /// The wrench on each body averaged over the coming step of `h`, from the bodies as reported
     /// at its start (`start`), or, when the master reads the outputs before it sets the inputs
     /// (Jacobi, or the bodies stepped first), from where the scene expects them.
-    pub fn outputs(&mut self, scene: &Scene, start: Option<&[BodyState]>, h: f64) -> &[ForceTorque] {
+    ///
+    /// Fails only when `start` is `None` before any step: the scene expects nothing yet.
+    pub fn outputs(&mut self, scene: &Scene, start: Option<&[BodyState]>, h: f64) -> Result<&[ForceTorque], UnknownStart> {
+        let run = self.start_run(scene, start, h)?;
+        Ok(self.run.insert(run).output.as_slice())
+    }
+
+    /// The averaged step of `h` from `start` (the step before reconciled with it), or from where
+    /// the scene expects the bodies.
+    fn start_run(&mut self, scene: &Scene, start: Option<&[BodyState]>, h: f64) -> Result<Run, UnknownStart> {
         let reported = match start {
             Some(s) => {
                 if let Some(p) = self.pending.take() {
@@ -246,10 +268,9 @@ impl Coupling {
                 }
                 s.to_vec()
             }
-            None => self.predicted.clone().expect("the first outputs need the bodies' states"),
+            None => self.predicted.clone().ok_or(UnknownStart)?,
         };
-        let run = self.run_from(scene, reported, h);
-        self.run.insert(run).output.as_slice()
+        Ok(self.run_from(scene, reported, h))
     }
 
     fn run_from(&mut self, scene: &Scene, reported: Vec<BodyState>, h: f64) -> Run {
@@ -291,10 +312,24 @@ impl Coupling {
 
     /// DoStep over `h`: commits the step whose outputs the importer holds. `inputs` are the
     /// bodies' states set since the outputs were read ([`Inputs`]).
+    ///
+    /// Outputs not computed since the last step (the caller read none) are computed now, as
+    /// [`Coupling::outputs`] would have, over `h`: from the bodies given at the step's start
+    /// (Jacobi), else from where the scene expects them (which, before the first step, it cannot
+    /// know: [`UnknownStart`]).
     // The bodies' arrays are walked together by index.
     #[allow(clippy::needless_range_loop)]
-    pub fn do_step(&mut self, scene: &Scene, h: f64, inputs: Inputs) {
-        let mut run = self.run.take().expect("the outputs were computed before the step");
+    pub fn do_step(&mut self, scene: &Scene, h: f64, inputs: Inputs) -> Result<(), UnknownStart> {
+        let mut run = match self.run.take() {
+            Some(run) => run,
+            None => {
+                let start = match inputs {
+                    Inputs::AtStart(start) => Some(start),
+                    Inputs::None | Inputs::AtEnd(_) => None,
+                };
+                self.start_run(scene, start, h)?
+            }
+        };
         let held = run.output.clone();
         if let Inputs::AtStart(start) = inputs {
             // Jacobi: the step's start arrives now; the step before ends there.
@@ -391,6 +426,7 @@ impl Coupling {
             self.normal_force[k] = force;
         }
         self.predicted = Some(predicted);
+        Ok(())
     }
 
     /// The step `p` ended with the bodies reported as `now`: the other forces and the drift.
