@@ -70,7 +70,14 @@ impl FmuModel for Model {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
+        // The scene is built again, with a new coupling: outputs read during initialisation
+        // (libcosim reads them before it exits Initialization Mode) belonged to the old one. Left
+        // marked ready, the first DoStep found no run in the new coupling and no state to start
+        // one from (an error; a panic before).
         self.built = None;
+        self.run_ready = false;
+        self.outputs_valid = false;
+        self.inputs_fresh = true;
         self.built()?;
         Ok(())
     }
