@@ -452,16 +452,16 @@ fn scene_stack_10ms_rests_at_the_static_depths() {
 #[test]
 fn scene_grasp_10ms_lifts_the_box_at_the_fingers_speed_less_the_creep() {
     let scenario = load("scene_grasp_10ms");
-    let k = scalar(&scenario, "scene", "normal.stiffness");
-    let half = parameter(&scenario, "scene", "body[1].size")[0] / 2.0;
-    let radius = scalar(&scenario, "scene", "body[2].radius");
+    let k = scalar(&scenario, "hand", "normal.stiffness");
+    let half = parameter(&scenario, "hand", "body[1].size")[0] / 2.0;
+    let radius = scalar(&scenario, "hand", "body[2].radius");
     let depth = half + radius - parameter(&scenario, "finger2", "r_0_start")[0];
     assert!((depth - 2e-4).abs() < 1e-12, "each finger 0.2 mm into the box: {depth}");
     assert_eq!(parameter(&scenario, "finger1", "r_0_start")[0], -parameter(&scenario, "finger2", "r_0_start")[0]);
     let f_n = k * depth;
     let (m, g) = (scalar(&scenario, "box", "mass"), -parameter(&scenario, "box", "gravity")[2]);
-    let (mu, v_s) = (scalar(&scenario, "scene", "friction.mu_static"), scalar(&scenario, "scene", "friction.v_stiction"));
-    assert_eq!(scalar(&scenario, "scene", "friction.mu_dynamic"), mu);
+    let (mu, v_s) = (scalar(&scenario, "hand", "friction.mu_static"), scalar(&scenario, "hand", "friction.v_stiction"));
+    assert_eq!(scalar(&scenario, "hand", "friction.mu_dynamic"), mu);
     assert!(2.0 * mu * f_n > m * g, "the grasp holds");
     let ratio = m * g / (2.0 * mu * f_n);
     let (mut lo, mut hi) = (0.0, 1.0);

@@ -612,7 +612,7 @@ def test_the_grasp_lifts_the_box_in_libcosim_slipping_at_the_closed_form_creep()
     for name in ["box speed from 0.2 s = the fingers' less the creep", "box speed from 0.2 s (max) = the fingers' less the creep"]:
         holds, text = check_holds(checks[name], result)
         assert holds, f"{name}: libcosim gives {text}"
-    scene = scenario["fmus"]["scene"]["parameters"]
+    scene = scenario["fmus"]["hand"]["parameters"]
     f_n = scene["normal.stiffness"] * (scene["body[1].size"][0] / 2 + scene["body[2].radius"] - scenario["fmus"]["finger2"]["parameters"]["r_0_start"][0])
     box = scenario["fmus"]["box"]["parameters"]
     ratio = box["mass"] * -box["gravity"][2] / (2 * scene["friction.mu_static"] * f_n)
