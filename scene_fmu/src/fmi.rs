@@ -40,7 +40,7 @@ impl Model {
         let n = self.built().map_err(ModelError::Invalid)?.scene.len();
         let start = if self.inputs_fresh || self.last_step == 0.0 { Some(self.states(n).map_err(ModelError::Invalid)?) } else { None };
         let b = self.built.as_mut().expect("built");
-        let wrenches = b.coupling.outputs(&b.scene, start.as_deref(), h).to_vec();
+        let wrenches = b.coupling.outputs(&b.scene, start.as_deref(), h).map_err(|e| ModelError::Invalid(e.to_string()))?.to_vec();
         let peak = b.coupling.peak().expect("the run just made").clone();
         self.set_outputs(&wrenches, &peak);
         if !self.outputs.body.iter().all(|o| o.f_0.iter().chain(&o.t_0).all(|x| x.is_finite())) {
@@ -70,7 +70,14 @@ impl FmuModel for Model {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
+        // The scene is built again, with a new coupling: outputs read during initialisation
+        // (libcosim reads them before it exits Initialization Mode) belonged to the old one. Left
+        // marked ready, the first DoStep found no run in the new coupling and no state to start
+        // one from (an error; a panic before).
         self.built = None;
+        self.run_ready = false;
+        self.outputs_valid = false;
+        self.inputs_fresh = true;
         self.built()?;
         Ok(())
     }
@@ -115,7 +122,7 @@ impl FmuModel for Model {
                 None => Inputs::None,
                 Some(states) => Inputs::AtStart(states),
             };
-            b.coupling.do_step(&b.scene, step, inputs);
+            b.coupling.do_step(&b.scene, step, inputs).map_err(|e| ModelError::Invalid(e.to_string()))?;
             model.inputs_fresh = false;
             model.run_ready = false;
             model.outputs_valid = false;

@@ -1,7 +1,7 @@
 //! `cargo xtask bench [--quick] [FILTER]`: the benchmarks and their table.
 //!
 //! Builds the FMUs (the FMI cycle benchmark loads the packaged FMI 2 library with dlopen), runs
-//! `cargo bench --bench physics --bench fmi_cycle` (criterion; `--quick` passes criterion's quick
+//! `cargo bench --bench physics --bench fmi_cycle --bench scene` (criterion; `--quick` passes criterion's quick
 //! mode, FILTER its name filter), then prints one table of every result in the benchmarks' own
 //! order: the time per evaluation (criterion's median), its ratio to the sphere-plane
 //! evaluation, and for the benchmarks that evaluate many points the points per second.
@@ -17,7 +17,7 @@ use crate::{cargo, fmu, root, run, target_dir, Result};
 pub const BASELINE: &str = "pair/sphere-plane";
 
 /// The bench targets, in the order their tables are printed.
-const BENCHES: [&str; 2] = ["physics", "fmi_cycle"];
+const BENCHES: [&str; 3] = ["physics", "fmi_cycle", "scene"];
 
 pub fn run_benchmarks(quick: bool, filter: Option<&str>) -> Result {
     fmu::build(crate::platforms::Selection::All)?;

@@ -20,4 +20,4 @@ pub mod step_average;
 
 pub use description::{BodyDescription, CouplingDescription, Material, MaterialPairLaws, SceneDescription};
 pub use scene::{BodyOutput, Scene, SceneOutputs, Workspace};
-pub use step_average::{Averaged, Coupling, ForceTorque, Inputs};
+pub use step_average::{Averaged, Coupling, ForceTorque, Inputs, UnknownStart};

@@ -90,6 +90,8 @@ impl SceneOutputs {
 pub struct Workspace {
     pub(crate) broad: broad::Workspace,
     pub(crate) candidates: Vec<(u32, u32)>,
+    /// The pairs (i < j) whose points carried force at the last evaluation.
+    pub(crate) touching: Vec<(u32, u32)>,
     points: Vec<ContactPoint>,
 }
 
@@ -184,6 +186,7 @@ impl Scene {
         assert_eq!(states.len(), self.len(), "one state per body");
         self.candidates(states, work);
         out.clear(self.len());
+        work.touching.clear();
         let n = self.len();
         for &(i, j) in &work.candidates {
             let (i, j) = (i as usize, j as usize);
@@ -208,6 +211,7 @@ impl Scene {
                 }
             }
             if normal_sum > 0.0 {
+                work.touching.push((i as u32, j as u32));
                 for k in [i, j] {
                     let o = &mut out.bodies[k];
                     o.touching += 1;
