@@ -124,9 +124,12 @@ pub struct Model {
     pub(crate) inputs_fresh: bool,
     /// StepAverage: the outputs held are a run computed for the coming step (`Coupling::outputs`).
     pub(crate) run_ready: bool,
+    /// That run was computed from where the scene expects the bodies (outputs read after a DoStep
+    /// and before any input: what a Jacobi master passes on), so it stays until the next DoStep.
+    pub(crate) held_from_prediction: bool,
     /// The size of the last DoStep (0 before the first).
     pub(crate) last_step: f64,
-    pub(crate) saved: Option<(Coupling, bool, f64)>,
+    pub(crate) saved: Option<(Coupling, bool, bool, f64)>,
     pub(crate) resources: Option<PathBuf>,
     /// Warnings for the importer's logger (the scene's checks give errors only, so none yet).
     pub(crate) warnings: Vec<String>,
@@ -143,6 +146,7 @@ impl Default for Model {
             outputs_valid: false,
             inputs_fresh: true,
             run_ready: false,
+            held_from_prediction: false,
             last_step: 0.0,
             saved: None,
             resources: None,
@@ -270,13 +274,14 @@ impl Model {
 /// What a DoStep changes before it can still fail: StepAverage's coupling.
 impl Rollback for Model {
     fn save(&mut self) {
-        self.saved = self.built.as_ref().map(|b| (b.coupling.clone(), self.run_ready, self.last_step));
+        self.saved = self.built.as_ref().map(|b| (b.coupling.clone(), self.run_ready, self.held_from_prediction, self.last_step));
     }
 
     fn roll_back(&mut self) {
-        if let (Some(b), Some((coupling, run_ready, last_step))) = (self.built.as_mut(), self.saved.take()) {
+        if let (Some(b), Some((coupling, run_ready, held_from_prediction, last_step))) = (self.built.as_mut(), self.saved.take()) {
             b.coupling = coupling;
             self.run_ready = run_ready;
+            self.held_from_prediction = held_from_prediction;
             self.last_step = last_step;
         }
         self.outputs_valid = false;
