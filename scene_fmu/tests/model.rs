@@ -95,8 +95,8 @@ enum Order {
 }
 
 /// Three spheres stacked on a plane, started at their static depths, 1 s of 10 ms steps in a
-/// master loop in `order`: each ends at its static depth within 0.01 mm (the first steps drop
-/// the stack while the scene learns gravity: scenarios/scene_stack_10ms.toml).
+/// master loop in `order`: each ends at its static depth within 0.01 mm (taken to rest at the
+/// start, the stack stays within 1e-12 m throughout).
 ///
 /// With `read_in_initialisation`, the master reads the outputs before it ends initialisation (as
 /// libcosim does): the scene is built again then, and the outputs read before belong to no step.
