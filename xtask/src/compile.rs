@@ -1,9 +1,10 @@
 //! How the FMU binaries of every platform are compiled and linked ([`crate::platforms::Build`]).
 //!
-//! Each package is built by one `cargo rustc --lib --crate-type cdylib` invocation for all the
-//! zig-linked Linux targets at once (`cargo zigbuild rustc`), and one for the others (Windows linked
-//! by mingw-w64 gcc, macOS by rust-lld); the dependencies they share are compiled by the first
-//! invocation of each kind. `--crate-type cdylib` is what makes the release profile's LTO happen:
+//! Each package is built for each platform by one `cargo rustc --lib --crate-type cdylib`
+//! invocation (cargo passes a crate type for one target only): `cargo zigbuild rustc` for the
+//! zig-linked Linux targets, `cargo rustc` for the others (Windows linked by mingw-w64 gcc, macOS
+//! by rust-lld); the dependencies the packages share are compiled by the first invocation of each
+//! platform, and thin LTO runs on the cores. `--crate-type cdylib` is what makes the release profile's LTO happen:
 //! the models' `[lib]` sections also name `rlib` (for the tests and the xtask), and cargo silently
 //! leaves LTO out of a library that emits an rlib as well (rustc cannot run LTO for an rlib).
 //! LTO is what drops the code a model never calls on Windows: rustc compiles the
@@ -34,24 +35,17 @@ use crate::{apt, cargo, root, run, target_dir, Result};
 pub const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
 
 /// Builds every model's release library and the unwinding probe for `platforms` ([`packages`]):
-/// per package, one invocation for the zig-linked platforms and one for the others.
+/// one invocation per package and platform (cargo passes a crate type for one target only).
 pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
     ensure_rust_targets(platforms)?;
-    let zig: Vec<&Platform> = platforms.iter().copied().filter(|p| matches!(p.build, Build::Zig { .. })).collect();
-    let others: Vec<&Platform> = platforms.iter().copied().filter(|p| !matches!(p.build, Build::Zig { .. })).collect();
     let packages = packages();
-    if !zig.is_empty() {
-        let targets: Vec<String> = zig.iter().map(|p| p.cargo_target()).collect();
-        println!("==> building {} (release; cargo zigbuild: {})", packages.join(", "), targets.join(", "));
+    for platform in platforms {
+        println!("==> building {} (release; {})", packages.join(", "), how_built(platform));
         for package in &packages {
-            run(toolchain.release_rustc(&targets).args(cdylib_arguments(package)).current_dir(root()))?;
-        }
-    }
-    if !others.is_empty() {
-        let how = others.iter().map(|p| how_linked(p)).collect::<Result<Vec<String>>>()?;
-        println!("==> building {} (release; cargo: {})", packages.join(", "), how.join(", "));
-        for package in &packages {
-            let mut command = cargo_rustc(toolchain, &others)?;
+            let mut command = match platform.build {
+                Build::Zig { .. } => toolchain.release_rustc(&platform.cargo_target()),
+                Build::Mingw | Build::Lld => cargo_rustc(toolchain, platform)?,
+            };
             run(command.args(cdylib_arguments(package)).current_dir(root()))?;
         }
     }
@@ -77,35 +71,32 @@ fn packages() -> Vec<&'static str> {
     packages
 }
 
-/// `cargo rustc --release --target T...` for the platforms cargo links without zig, with each
-/// target's linker and flags; the caller adds the package.
-fn cargo_rustc(toolchain: &Toolchain, platforms: &[&Platform]) -> Result<Command> {
+/// `cargo rustc --release --target T` for a platform cargo links without zig, with the target's
+/// linker and flags; the caller adds the package.
+fn cargo_rustc(toolchain: &Toolchain, platform: &Platform) -> Result<Command> {
     let mut command = cargo();
-    command.args(["rustc", "--release"]);
-    for platform in platforms {
-        command.args(["--target", platform.triple]);
-        match platform.build {
-            Build::Mingw => {
-                apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
-                command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
-            }
-            Build::Lld => {
-                let libraries = macos_stubs(toolchain)?;
-                command.env(platform.cargo_variable("LINKER"), rust_lld()?);
-                command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
-            }
-            Build::Zig { .. } => unreachable!("zig-linked platforms are built by cargo zigbuild"),
+    command.args(["rustc", "--release", "--target", platform.triple]);
+    match platform.build {
+        Build::Mingw => {
+            apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
+            command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
         }
+        Build::Lld => {
+            let libraries = macos_stubs(toolchain)?;
+            command.env(platform.cargo_variable("LINKER"), rust_lld()?);
+            command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
+        }
+        Build::Zig { .. } => unreachable!("zig-linked platforms are built by cargo zigbuild"),
     }
     Ok(command)
 }
 
-/// How a platform that cargo links without zig is linked, for the progress line.
-fn how_linked(platform: &Platform) -> Result<String> {
+/// How a platform is built and linked, for the progress line.
+fn how_built(platform: &Platform) -> String {
     match platform.build {
-        Build::Mingw => Ok(format!("{} linked by {MINGW_GCC}", platform.triple)),
-        Build::Lld => Ok(format!("{} linked by rust-lld", platform.triple)),
-        Build::Zig { .. } => Err(format!("{} is linked by zig, not by cargo alone", platform.triple)),
+        Build::Zig { .. } => format!("cargo zigbuild: {}", platform.cargo_target()),
+        Build::Mingw => format!("cargo: {} linked by {MINGW_GCC}", platform.triple),
+        Build::Lld => format!("cargo: {} linked by rust-lld", platform.triple),
     }
 }
 
