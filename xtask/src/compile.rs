@@ -3,14 +3,14 @@
 //! Each package is built for each platform by one `cargo rustc --lib --crate-type cdylib`
 //! invocation (cargo passes a crate type for one target only): `cargo zigbuild rustc` for the
 //! zig-linked Linux targets, `cargo rustc` for the others (Windows linked by mingw-w64 gcc, macOS
-//! by rust-lld); the dependencies the packages share are compiled by the first invocation of each
-//! platform, and thin LTO runs on the cores. `--crate-type cdylib` is what makes the release profile's LTO happen:
-//! the models' `[lib]` sections also name `rlib` (for the tests and the xtask), and cargo silently
-//! leaves LTO out of a library that emits an rlib as well (rustc cannot run LTO for an rlib).
-//! LTO is what drops the code a model never calls on Windows: rustc compiles the
-//! `x86_64-pc-windows-gnu` target without a section per function (`function-sections: false` in
-//! its target spec), so the linker's `--gc-sections` can only drop whole codegen units, and
-//! RigidBody's DLL kept most of parry3d.
+//! by rust-lld). The first package of a platform compiles the dependencies the others share.
+//!
+//! `--crate-type cdylib` is what makes the release profile's LTO happen: the models' `[lib]`
+//! sections also name `rlib` (for the tests and the xtask), and cargo silently leaves LTO out of a
+//! library that emits an rlib as well (rustc cannot run LTO for an rlib). On Windows, LTO is what
+//! drops the code a model never calls: rustc compiles `x86_64-pc-windows-gnu` without a section per
+//! function (`function-sections: false` in its target spec), so the linker's `--gc-sections` can
+//! only drop whole codegen units, and RigidBody's DLL kept most of parry3d.
 //!
 //! Every invocation is the same on every run, and each target's settings are per-target variables
 //! (`CARGO_TARGET_<TRIPLE>_LINKER`, `..._RUSTFLAGS`), so the host's build scripts and proc macros
@@ -58,9 +58,9 @@ fn cdylib_arguments(package: &str) -> Vec<String> {
     ["--lib", "--crate-type", "cdylib", "--target-dir", &target_dir, "--package", package].map(str::to_string).to_vec()
 }
 
-/// The packages built together: the unwinding probe and every model's package, once each. No
-/// model links another's library (the physics they share is the `contact_physics` crate), so
-/// one invocation builds them all in the target directory, features unified without harm.
+/// The packages built: the unwinding probe and every model's package, once each. No model links
+/// another's library (the physics they share is the `contact_physics` crate), so each is built
+/// alone into the same target directory.
 fn packages() -> Vec<&'static str> {
     let mut packages: Vec<&'static str> = vec!["unwind_probe"];
     for model in MODELS {
