@@ -1,12 +1,20 @@
 //! How the FMU binaries of every platform are compiled and linked ([`crate::platforms::Build`]).
 //!
-//! Two cargo invocations build the models and the unwinding probe for every platform chosen: one
-//! `cargo zigbuild` for the zig-linked Linux targets, one `cargo build` with several `--target`s
-//! for the others (Windows linked by mingw-w64 gcc, macOS by rust-lld), so that cargo schedules
-//! each invocation's crates side by side on the available cores. Both are the same on every run,
-//! and each target's settings are per-target variables (`CARGO_TARGET_<TRIPLE>_LINKER`,
-//! `..._RUSTFLAGS`), so the host's build scripts and proc macros keep their fingerprints and a run
-//! with nothing changed compiles nothing.
+//! Each package is built for each platform by one `cargo rustc --lib --crate-type cdylib`
+//! invocation (cargo passes a crate type for one target only): `cargo zigbuild rustc` for the
+//! zig-linked Linux targets, `cargo rustc` for the others (Windows linked by mingw-w64 gcc, macOS
+//! by rust-lld). The first package of a platform compiles the dependencies the others share.
+//!
+//! `--crate-type cdylib` is what makes the release profile's LTO happen: the models' `[lib]`
+//! sections also name `rlib` (for the tests and the xtask), and cargo silently leaves LTO out of a
+//! library that emits an rlib as well (rustc cannot run LTO for an rlib). On Windows, LTO is what
+//! drops the code a model never calls: rustc compiles `x86_64-pc-windows-gnu` without a section per
+//! function (`function-sections: false` in its target spec), so the linker's `--gc-sections` can
+//! only drop whole codegen units, and RigidBody's DLL kept most of parry3d.
+//!
+//! Every invocation is the same on every run, and each target's settings are per-target variables
+//! (`CARGO_TARGET_<TRIPLE>_LINKER`, `..._RUSTFLAGS`), so the host's build scripts and proc macros
+//! keep their fingerprints and a run with nothing changed compiles nothing.
 //!
 //! The standard library of each Rust target comes from rustup (`rustup target add`, once).
 //! macOS: rust-lld (shipped with every rustup toolchain) links as Apple's ld64 does, exported
@@ -26,33 +34,33 @@ use crate::{apt, cargo, root, run, target_dir, Result};
 /// The linker of the Windows binaries (Debian's gcc-mingw-w64-x86-64).
 pub const MINGW_GCC: &str = "x86_64-w64-mingw32-gcc";
 
-/// Builds every model's release library and the unwinding probe for `platforms` ([`packages`]),
-/// in one invocation for the zig-linked platforms and one for the others.
+/// Builds every model's release library and the unwinding probe for `platforms` ([`packages`]):
+/// one invocation per package and platform (cargo passes a crate type for one target only).
 pub fn build_libraries(toolchain: &Toolchain, platforms: &[&Platform]) -> Result {
     ensure_rust_targets(platforms)?;
-    let zig: Vec<&Platform> = platforms.iter().copied().filter(|p| matches!(p.build, Build::Zig { .. })).collect();
-    let others: Vec<&Platform> = platforms.iter().copied().filter(|p| !matches!(p.build, Build::Zig { .. })).collect();
     let packages = packages();
-    let mut arguments = vec!["--lib".to_string(), "--target-dir".to_string(), target_dir().display().to_string()];
-    for package in &packages {
-        arguments.extend(["--package".to_string(), package.to_string()]);
-    }
-    if !zig.is_empty() {
-        let targets: Vec<String> = zig.iter().map(|p| p.cargo_target()).collect();
-        println!("==> building {} (release; cargo zigbuild: {})", packages.join(", "), targets.join(", "));
-        run(toolchain.release_build(&targets).args(&arguments).current_dir(root()))?;
-    }
-    if !others.is_empty() {
-        let (mut command, how) = cargo_build(toolchain, &others)?;
-        println!("==> building {} (release; cargo: {})", packages.join(", "), how.join(", "));
-        run(command.args(&arguments).current_dir(root()))?;
+    for platform in platforms {
+        println!("==> building {} (release; {})", packages.join(", "), how_built(platform));
+        for package in &packages {
+            let mut command = match platform.build {
+                Build::Zig { .. } => toolchain.release_rustc(&platform.cargo_target()),
+                Build::Mingw | Build::Lld => cargo_rustc(toolchain, platform)?,
+            };
+            run(command.args(cdylib_arguments(package)).current_dir(root()))?;
+        }
     }
     Ok(())
 }
 
-/// The packages built together: the unwinding probe and every model's package, once each. No
-/// model links another's library (the physics they share is the `contact_physics` crate), so
-/// one invocation builds them all in the target directory, features unified without harm.
+/// The arguments that build `package`'s library as a cdylib alone, in the target directory.
+fn cdylib_arguments(package: &str) -> Vec<String> {
+    let target_dir = target_dir().display().to_string();
+    ["--lib", "--crate-type", "cdylib", "--target-dir", &target_dir, "--package", package].map(str::to_string).to_vec()
+}
+
+/// The packages built: the unwinding probe and every model's package, once each. No model links
+/// another's library (the physics they share is the `contact_physics` crate), so each is built
+/// alone into the same target directory.
 fn packages() -> Vec<&'static str> {
     let mut packages: Vec<&'static str> = vec!["unwind_probe"];
     for model in MODELS {
@@ -63,30 +71,33 @@ fn packages() -> Vec<&'static str> {
     packages
 }
 
-/// `cargo build --release --target T...` for the platforms cargo links without zig, with each
-/// target's linker and flags; returns it and how each target is linked.
-fn cargo_build(toolchain: &Toolchain, platforms: &[&Platform]) -> Result<(Command, Vec<String>)> {
+/// `cargo rustc --release --target T` for a platform cargo links without zig, with the target's
+/// linker and flags; the caller adds the package.
+fn cargo_rustc(toolchain: &Toolchain, platform: &Platform) -> Result<Command> {
     let mut command = cargo();
-    command.args(["build", "--release"]);
-    let mut how = Vec::new();
-    for platform in platforms {
-        command.args(["--target", platform.triple]);
-        match platform.build {
-            Build::Mingw => {
-                apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
-                command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
-                how.push(format!("{} linked by {MINGW_GCC}", platform.triple));
-            }
-            Build::Lld => {
-                let libraries = macos_stubs(toolchain)?;
-                command.env(platform.cargo_variable("LINKER"), rust_lld()?);
-                command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
-                how.push(format!("{} linked by rust-lld", platform.triple));
-            }
-            Build::Zig { .. } => unreachable!("zig-linked platforms are built by cargo zigbuild"),
+    command.args(["rustc", "--release", "--target", platform.triple]);
+    match platform.build {
+        Build::Mingw => {
+            apt::ensure_tool(MINGW_GCC, "gcc-mingw-w64-x86-64")?;
+            command.env(platform.cargo_variable("LINKER"), MINGW_GCC);
         }
+        Build::Lld => {
+            let libraries = macos_stubs(toolchain)?;
+            command.env(platform.cargo_variable("LINKER"), rust_lld()?);
+            command.env(platform.cargo_variable("RUSTFLAGS"), format!("-Clinker-flavor=ld64.lld -Clink-arg=-L{}", libraries.display()));
+        }
+        Build::Zig { .. } => unreachable!("zig-linked platforms are built by cargo zigbuild"),
     }
-    Ok((command, how))
+    Ok(command)
+}
+
+/// How a platform is built and linked, for the progress line.
+fn how_built(platform: &Platform) -> String {
+    match platform.build {
+        Build::Zig { .. } => format!("cargo zigbuild: {}", platform.cargo_target()),
+        Build::Mingw => format!("cargo: {} linked by {MINGW_GCC}", platform.triple),
+        Build::Lld => format!("cargo: {} linked by rust-lld", platform.triple),
+    }
 }
 
 /// Makes sure the standard library of every platform's Rust target is installed: the host's comes

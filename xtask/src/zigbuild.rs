@@ -48,15 +48,13 @@ impl Toolchain {
         }
     }
 
-    /// `cargo zigbuild --release --target T...` (`x86_64-unknown-linux-gnu.2.17`, ...), with the
-    /// environment that makes it use this toolchain's zig and caches; the caller adds the packages.
-    pub fn release_build(&self, targets: &[String]) -> Command {
+    /// `cargo zigbuild rustc --release --target T` (`x86_64-unknown-linux-gnu.2.17`, ...), with the
+    /// environment that makes it use this toolchain's zig and caches; the caller adds the package
+    /// and its crate type.
+    pub fn release_rustc(&self, target: &str) -> Command {
         let caches = tools_dir();
         let mut command = Command::new(&self.cargo_zigbuild);
-        command.args(["zigbuild", "--release"]);
-        for target in targets {
-            command.args(["--target", target]);
-        }
+        command.args(["rustc", "--release", "--target", target]);
         command
             .env("CARGO_ZIGBUILD_PYTHON_PATH", &self.python)
             .env("CARGO_ZIGBUILD_CACHE_DIR", caches.join("zigbuild-cache"))
