@@ -8,7 +8,6 @@
 use fmi_export::{DerivativeError, ModelError as FmiModelError};
 
 use crate::block::jacobian::{DerivativeError as BlockError, DERIVATIVE_OUTPUTS, INPUTS, PROVIDED_INPUTS};
-use crate::fmi::exported;
 use crate::model::Model;
 use crate::variables::provided_input_index;
 
@@ -52,7 +51,7 @@ fn tangents<const N: usize>(
     seeds: &[[f64; INPUTS]; N],
     provided_seeds: Option<&[[f64; PROVIDED_INPUTS]; N]>,
 ) -> Result<[[f64; N]; DERIVATIVE_OUTPUTS.len()], DerivativeError> {
-    let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(exported(e)))?;
+    let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(FmiModelError::from(e)))?;
     let rows = match provided_seeds {
         None => block.output_tangents(inputs, states, scratch, seeds),
         Some(provided) => block.output_tangents_provided(inputs, states, scratch, seeds, provided),
@@ -135,7 +134,7 @@ pub fn output_rates(model: &mut Model, vrs: &[u32], _orders: &[i32], values: &mu
     // (zero when none were given, or once a completed DoStep has used them up: the twists are
     // then taken as constant).
     let given = *model.input_derivatives();
-    let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(exported(e)))?;
+    let (block, inputs, states, scratch) = model.derivative_parts().map_err(|e| DerivativeError::Model(FmiModelError::from(e)))?;
     let rates = block.output_rates(inputs, states, scratch, Some(&given)).map_err(block_error)?;
     check_finite(rates.iter())?;
     for (out, r) in values.iter_mut().zip(rows) {

@@ -29,6 +29,17 @@ pub enum ModelError {
     NotFinite(String),
 }
 
+/// How the FMI adapters report a model's failure: numerical trouble is `NotFinite` (Discard in
+/// DoStep, so that the importer may retry shorter); every other failure is invalid (an error).
+impl From<ModelError> for fmi_export::ModelError {
+    fn from(e: ModelError) -> fmi_export::ModelError {
+        match e {
+            ModelError::NotFinite(message) => fmi_export::ModelError::NotFinite(message),
+            other => fmi_export::ModelError::Invalid(other.to_string()),
+        }
+    }
+}
+
 impl std::fmt::Display for ModelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

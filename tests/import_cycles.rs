@@ -30,11 +30,6 @@ const CRATES: [&str; 10] = ["src", "crates/physics/src", "crates/contact_fmi/src
 /// by " <-> ", why it is there). Remove an entry when its cycle is gone; never add one without a
 /// plan to remove it.
 const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
-    (
-        "src",
-        "derivatives <-> fmi",
-        "the derivatives ask `fmi::exported` which model is exported, and the FMI adapter evaluates the derivatives; the exported model belongs below both",
-    ),
     ("crates/physics/src", "geometry <-> shape", "a ConvexHull holds its GaussMap (geometry::hull_depth); the Gauss map belongs with the hull in shape"),
     (
         "crates/physics/src",

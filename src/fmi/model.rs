@@ -247,10 +247,8 @@ impl fmi_export::FmuModel for Model {
     }
 }
 
-/// Numerical trouble becomes Discard in DoStep; every other failure is an error.
+/// Numerical trouble becomes Discard in DoStep; every other failure is an error (the model's
+/// `From` conversion).
 pub fn exported(e: ModelError) -> fmi_export::ModelError {
-    match e {
-        ModelError::NotFinite(message) => fmi_export::ModelError::NotFinite(message),
-        other => fmi_export::ModelError::Invalid(other.to_string()),
-    }
+    e.into()
 }
