@@ -201,6 +201,9 @@ struct Pending {
     touched: Vec<bool>,
     /// The bodies' velocity offsets from the scene's copy at the step's start.
     v_offset: Vec<Vec3>,
+    /// The impulse owed to each body because the step was integrated again after its outputs
+    /// were read (N.s): the copy received it over the step, the body not.
+    redo_owed: Vec<Vec3>,
     h: f64,
 }
 
@@ -238,8 +241,13 @@ pub struct Coupling {
     /// before's (a lasting contact), and that average.
     steady: Vec<u32>,
     normal_force: Vec<f64>,
+    /// The sizes of the last steps taken, newest first (0 before there were any).
+    recent_steps: [f64; RECENT_STEPS],
     work: Workspace,
 }
+
+/// How many of the last steps' sizes the owed impulse's payment looks at.
+const RECENT_STEPS: usize = 4;
 
 /// A body's frame state moved by `dr` (its centre of mass and so its frame).
 fn moved(state: &BodyState, dr: &Vec3) -> BodyState {
@@ -265,6 +273,7 @@ impl Coupling {
             correction: vec![[Vec3::zeros(); 2]; n],
             steady: vec![0; n],
             normal_force: vec![0.0; n],
+            recent_steps: [0.0; RECENT_STEPS],
             work: Workspace::default(),
         }
     }
@@ -345,8 +354,15 @@ impl Coupling {
     fn run_from(&mut self, scene: &Scene, reported: Vec<BodyState>, h: f64) -> Run {
         let n = scene.len();
         let own: Vec<BodyState> = (0..n).map(|k| self.own(scene, k, &reported[k])).collect();
-        let averaged = scene.integrate(&own, &self.external, &self.owed, h, &mut self.work);
-        let pay: Vec<ForceTorque> = self.owed.iter().map(|(f, t)| (f / h, t / h)).collect();
+        // The owed impulse is paid at the rate that pays it over the longest of this step and the
+        // last ones: the outputs cannot know the coming step's size, and paid at the rate of a
+        // step shorter than the one they are held over, they overpay by the ratio less one (a
+        // master cycling through 1, 3 and 10 ms steps made the owed impulse change sign and
+        // grow 4.2 times per cycle). Paid at a rate that never overpays, what is left shrinks.
+        let over = self.recent_steps.iter().fold(h, |a, b| a.max(*b));
+        let pay: Vec<ForceTorque> = self.owed.iter().map(|(f, t)| (f / over, t / over)).collect();
+        let paid: Vec<ForceTorque> = pay.iter().map(|(f, t)| (f * h, t * h)).collect();
+        let averaged = scene.integrate(&own, &self.external, &paid, h, &mut self.work);
         let correction: Vec<Vec3> = (0..n)
             .map(|k| {
                 let [first, second] = self.correction[k];
@@ -410,35 +426,34 @@ impl Coupling {
             }
         };
         let held = run.output.clone();
+        let mut moved = false;
         if let Inputs::AtStart(start) = inputs {
             // Jacobi: the step's start arrives now; the step before ends there.
             if let Some(p) = self.pending.take() {
                 self.reconcile(scene, &p, start);
             }
-            // The run was computed from where the scene expected the bodies; its own bodies
-            // follow where they were instead, moved by the difference (to first order).
-            for k in 0..scene.len() {
-                if !scene.bodies[k].mass.is_movable() {
-                    continue;
-                }
-                let own = self.own(scene, k, &start[k]);
-                let (dr, dv) = (own.pose.r - run.own[k].pose.r, own.v - run.own[k].v);
-                let end = &mut run.averaged.end[k];
-                end.c += dr + dv * run.h;
-                end.v_c += dv;
-                run.own[k] = own;
-            }
+            // The run was computed from where the scene expected the bodies. Where they started
+            // elsewhere (a driven finger, a joint, the body's integrator), the step is
+            // integrated again from there, with the other forces now measured.
+            let own: Vec<BodyState> = (0..scene.len()).map(|k| self.own(scene, k, &start[k])).collect();
+            moved = own != run.own;
+            run.own = own;
             run.reported = start.to_vec();
         }
-        if run.h != h {
-            // Held over another step than computed for: integrated again over the actual step,
-            // the difference of impulse owed to the bodies.
-            let again = scene.integrate(&run.own, &self.external, &self.owed, h, &mut self.work);
+        let mut redo_owed = vec![Vec3::zeros(); scene.len()];
+        if moved || run.h != h {
+            // Integrated again from the bodies' start over the actual step, with the owed impulse
+            // the held outputs pay over it (not what was owed: held over a longer step than
+            // computed for, they pay more); the difference between the contacts' impulse then and
+            // the one held is owed to the bodies.
+            let paid: Vec<ForceTorque> = run.pay.iter().map(|(f, t)| (f * h, t * h)).collect();
+            let again = scene.integrate(&run.own, &self.external, &paid, h, &mut self.work);
             for k in 0..scene.len() {
                 // The forces on the bodies alone were held as they were meant: not owed.
                 let got = again.wrenches[k];
                 let extra = (run.unseen[k], (run.reported[k].pose.q * scene.bodies[k].mass.com).cross(&run.unseen[k]));
-                self.owed[k].0 += (got.0 + run.pay[k].0 + extra.0 - held[k].0) * h;
+                redo_owed[k] = (got.0 + run.pay[k].0 + extra.0 - held[k].0) * h;
+                self.owed[k].0 += redo_owed[k];
                 self.owed[k].1 += (got.1 + run.pay[k].1 + extra.1 - held[k].1) * h;
             }
             run.averaged = again;
@@ -447,13 +462,15 @@ impl Coupling {
         for k in 0..scene.len() {
             self.owed[k].0 -= run.pay[k].0 * h;
             self.owed[k].1 -= run.pay[k].1 * h;
-            // The correction paid over this step; the first impulse is taken back by the second.
+            // The correction paid over this step (its force held, whatever the step's size); the
+            // first impulse is taken back by the second.
+            let given = run.correction[k] * h;
             let [first, second] = &mut self.correction[k];
             if *first != Vec3::zeros() {
-                *second = -*first / run.h * h;
+                *second = -given;
                 *first = Vec3::zeros();
             } else if *second != Vec3::zeros() {
-                let left = *second - *second / run.h * h;
+                let left = *second - given;
                 *second = if left.norm() <= 1e-12 * second.norm() { Vec3::zeros() } else { left };
             }
         }
@@ -464,6 +481,7 @@ impl Coupling {
             held,
             touched: run.averaged.touched.clone(),
             v_offset: self.v_offset.clone(),
+            redo_owed,
             h,
         };
         let predicted = match inputs {
@@ -496,6 +514,8 @@ impl Coupling {
             self.steady[k] = if force > 0.0 && (force - self.normal_force[k]).abs() < 0.2 * force { self.steady[k] + 1 } else { 0 };
             self.normal_force[k] = force;
         }
+        self.recent_steps.rotate_right(1);
+        self.recent_steps[0] = h;
         self.predicted = Some(predicted);
         Ok(())
     }
@@ -603,7 +623,12 @@ impl Coupling {
                 let own0 = Motion::from_frame(&p.own_start[k], mass);
                 let moved = m1.c - m0.c - m0.v_c * h;
                 let own_moved = p.own_end[k].c - own0.c - own0.v_c * h;
-                self.drift[k] += moved - own_moved + p.v_offset[k] * h;
+                // The impulse owed by the step integrated again moved the copy and not the body
+                // (by its uniform part, `J h / 2m`): it is paid to both over the next step, and
+                // the offset it left is the importer's, as the first step's: the copy follows the
+                // body there. Taken out by the pull instead, it braked a box sliding between
+                // fingers under a Jacobi master at 10 ms by 0.36 N of its 8 N.
+                self.drift[k] += moved - own_moved + p.v_offset[k] * h + p.redo_owed[k] * (0.5 * h / mass.mass);
                 if first {
                     // The other forces moved the body, and the copy only as far as they were
                     // assumed (a body at rest): the rest is not the contacts'.

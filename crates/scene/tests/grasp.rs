@@ -56,23 +56,43 @@ fn finger_motion(t: f64, t0: f64, a: f64) -> (f64, f64) {
     (0.5 * a * s * s, a * s)
 }
 
+/// The master's order: Gauss-Seidel with the scene first (inputs set, outputs read, the scene
+/// steps, then the box), or Jacobi (every FMU steps on the outputs read at the last step's end,
+/// the scene given the bodies' states at the step's start with its DoStep: libcosim, Ecos).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Order {
+    SceneFirst,
+    Jacobi,
+}
+
 /// Runs the grasp for `time` with each finger pressing `f_n` (its depth f_n / K), the lift
-/// starting at `t0` with acceleration `a`; `sample(t, box, finger height, finger speed)` after
-/// each step.
-fn grasp(h: f64, f_n: f64, t0: f64, a: f64, time: f64, mut sample: impl FnMut(f64, &BodyState, f64, f64)) {
+/// starting at `t0` with acceleration `a`, in the master's `order`; `sample(t, box, finger
+/// height, finger speed)` after each step.
+fn grasp(order: Order, h: f64, f_n: f64, t0: f64, a: f64, time: f64, mut sample: impl FnMut(f64, &BodyState, f64, f64)) {
     let scene = scene();
     let mut coupling = Coupling::new(&scene);
     let x = HALF + FINGER - f_n / K;
     let mut body = state(Vec3::zeros(), Vec3::zeros());
+    let states = |t: f64, body: BodyState| {
+        let (z, w) = finger_motion(t, t0, a);
+        [body, state(Vec3::new(-x, 0.0, z), Vec3::new(0.0, 0.0, w)), state(Vec3::new(x, 0.0, z), Vec3::new(0.0, 0.0, w))]
+    };
+    let mut held: Vec<ForceTorque> = coupling.outputs(&scene, Some(&states(0.0, body)), h).unwrap().to_vec();
     for k in 0..(time / h).round() as usize {
         let t = k as f64 * h;
-        let (z, w) = finger_motion(t, t0, a);
-        let states = [body, state(Vec3::new(-x, 0.0, z), Vec3::new(0.0, 0.0, w)), state(Vec3::new(x, 0.0, z), Vec3::new(0.0, 0.0, w))];
-        let held: Vec<ForceTorque> = coupling.outputs(&scene, Some(&states), h).unwrap().to_vec();
-        coupling.do_step(&scene, h, Inputs::None).unwrap();
+        match order {
+            Order::SceneFirst => {
+                held = coupling.outputs(&scene, Some(&states(t, body)), h).unwrap().to_vec();
+                coupling.do_step(&scene, h, Inputs::None).unwrap();
+            }
+            Order::Jacobi => coupling.do_step(&scene, h, Inputs::AtStart(&states(t, body))).unwrap(),
+        }
         let acc = held[0].0 / M - Vec3::new(0.0, 0.0, G);
         body.pose.r += body.v * h + acc * (0.5 * h * h);
         body.v += acc * h;
+        if order == Order::Jacobi {
+            held = coupling.outputs(&scene, None, h).unwrap().to_vec();
+        }
         let (z, w) = finger_motion(t + h, t0, a);
         sample(t + h, &body, z, w);
     }
@@ -90,23 +110,29 @@ fn a_firm_grasp_lifts_the_box_without_slipping() {
         if mid * (3.0 - mid * mid) / 2.0 < ratio { lo = mid } else { hi = mid }
     }
     let creep = lo * V_S;
-    for h in [1e-3, 1e-2] {
+    for (order, h) in [Order::SceneFirst, Order::Jacobi].into_iter().flat_map(|o| [(o, 1e-3), (o, 1e-2)]) {
         let (mut slip_at_lift, mut worst_speed, mut last) = (None, 0.0_f64, (0.0, 0.0, 0.0));
-        grasp(h, f_n, t0, a, 0.5, |t, body, z, w| {
+        grasp(order, h, f_n, t0, a, 0.5, |t, body, z, w| {
             let slip = z - body.pose.r.z;
             if t >= t0 && slip_at_lift.is_none() {
                 slip_at_lift = Some(slip);
             }
-            // After the lift's first 50 ms (the box takes up the acceleration).
-            if t > t0 + 0.05 {
+            // After the lift's first 50 ms (the box takes up the acceleration). Under a Jacobi
+            // master the fingers' acceleration reaches the scene a step late (their states at a
+            // step's start come with its DoStep): at 10 ms the box overshoots the fingers by up to
+            // 4.6 mm/s and is back within the creep after 100 ms.
+            let settle = if order == Order::Jacobi && h > 5e-3 { 0.1 } else { 0.05 };
+            if t > t0 + settle {
                 worst_speed = worst_speed.max((w - body.v.z).abs());
             }
             last = (slip, w, body.v.z);
         });
         let slipped = last.0 - slip_at_lift.unwrap();
-        println!("h = {h}: box slip over the lift {:.4} mm, largest slip speed {:.3} mm/s (creep {:.3} mm/s), fingers at {:.4} m/s, box {:.4} m/s", slipped * 1e3, worst_speed * 1e3, creep * 1e3, last.1, last.2);
-        assert!(worst_speed < V_S, "h = {h}: the box slips at {worst_speed} m/s");
-        assert!(slipped.abs() < 3e-4, "h = {h}: the box slipped {slipped} m over the lift");
+        println!("{order:?} h = {h}: box {:.4} mm below its start on the fingers when the lift starts, slip over the lift {:.4} mm, largest slip speed {:.3} mm/s (creep {:.3} mm/s), fingers at {:.4} m/s, box {:.4} m/s", slip_at_lift.unwrap() * 1e3, slipped * 1e3, worst_speed * 1e3, creep * 1e3, last.1, last.2);
+        assert!(worst_speed < V_S, "{order:?} h = {h}: the box slips at {worst_speed} m/s");
+        // The overshoot of the Jacobi master at 10 ms slips the box by 0.2 mm besides the creep.
+        let allowed = if order == Order::Jacobi && h > 5e-3 { 6e-4 } else { 3e-4 };
+        assert!(slipped.abs() < allowed, "{order:?} h = {h}: the box slipped {slipped} m over the lift");
     }
 }
 
@@ -115,14 +141,14 @@ fn a_weak_grasp_lets_the_box_slide_at_the_closed_form_rate() {
     let f_n = 8.0;
     assert!(2.0 * MU * f_n < M * G);
     let expected = 2.0 * MU * f_n / M - G;
-    for h in [1e-3, 1e-2] {
+    for (order, h) in [Order::SceneFirst, Order::Jacobi].into_iter().flat_map(|o| [(o, 1e-3), (o, 1e-2)]) {
         let mut speeds = Vec::new();
-        grasp(h, f_n, f64::INFINITY, 0.0, 0.2, |t, body, _, _| speeds.push((t, body.v.z)));
+        grasp(order, h, f_n, f64::INFINITY, 0.0, 0.2, |t, body, _, _| speeds.push((t, body.v.z)));
         let at = |time: f64| speeds.iter().find(|(t, _)| (t - time).abs() < 0.5 * h).unwrap().1;
         // Before the box has slid past the fingers (0.07 m, at 0.24 s).
         let rate = (at(0.2) - at(0.05)) / 0.15;
-        println!("h = {h}: the box slides at {rate:.5} m/s^2, closed form {expected:.5} m/s^2");
-        assert!((rate / expected - 1.0).abs() < 0.01, "h = {h}: {rate} m/s^2 against {expected}");
+        println!("{order:?} h = {h}: the box slides at {rate:.5} m/s^2, closed form {expected:.5} m/s^2");
+        assert!((rate / expected - 1.0).abs() < 0.01, "{order:?} h = {h}: {rate} m/s^2 against {expected}");
     }
 }
 
