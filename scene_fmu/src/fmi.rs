@@ -5,10 +5,9 @@
 //!
 //! StepAverage and the master's order: outputs read after inputs were set start from those inputs;
 //! outputs read with no input set since the last DoStep start from where the scene expects the
-//! bodies. Inputs set between the read and the DoStep are taken as the bodies at the step's start
-//! (Jacobi). A Gauss-Seidel master that steps the bodies first (and so sets their states of the
-//! step's end) is not told apart from Jacobi yet: the stack diverges there (its inputs fit the
-//! scene's prediction of the start as well as of the end, whichever the scene assumed).
+//! bodies. Inputs set between the read and the DoStep are the bodies at the step's start (Jacobi)
+//! or at its end (Gauss-Seidel with the bodies stepped first): the scene tells which
+//! (`Coupling::do_step_given`).
 
 use contact_scene::Inputs;
 use fmi_export::table::Reader;
@@ -127,11 +126,11 @@ impl FmuModel for Model {
             let n = model.built.as_ref().expect("built").scene.len();
             let given = if model.inputs_fresh { Some(model.states(n).map_err(ModelError::Invalid)?) } else { None };
             let b = model.built.as_mut().expect("built");
-            let inputs = match &given {
-                None => Inputs::None,
-                Some(states) => Inputs::AtStart(states),
-            };
-            b.coupling.do_step(&b.scene, step, inputs).map_err(|e| ModelError::Invalid(e.to_string()))?;
+            match &given {
+                None => b.coupling.do_step(&b.scene, step, Inputs::None),
+                Some(states) => b.coupling.do_step_given(&b.scene, step, states),
+            }
+            .map_err(|e| ModelError::Invalid(e.to_string()))?;
             model.inputs_fresh = false;
             model.run_ready = false;
             model.held_from_prediction = false;

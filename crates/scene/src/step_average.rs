@@ -243,6 +243,10 @@ pub struct Coupling {
     normal_force: Vec<f64>,
     /// The sizes of the last steps taken, newest first (0 before there were any).
     recent_steps: [f64; RECENT_STEPS],
+    /// The master's order as [`Coupling::do_step_given`] tells it: the states given with a
+    /// DoStep are the bodies at its end; and the steps in a row that said otherwise.
+    inputs_at_end: bool,
+    order_votes: u32,
     work: Workspace,
 }
 
@@ -274,6 +278,8 @@ impl Coupling {
             steady: vec![0; n],
             normal_force: vec![0.0; n],
             recent_steps: [0.0; RECENT_STEPS],
+            inputs_at_end: false,
+            order_votes: 0,
             work: Workspace::default(),
         }
     }
@@ -490,20 +496,7 @@ impl Coupling {
                 end.to_vec()
             }
             _ => {
-                let p: Vec<BodyState> = (0..scene.len())
-                    .map(|k| {
-                        let mass = &scene.bodies[k].mass;
-                        let mut m = run.averaged.end[k];
-                        if mass.is_movable() {
-                            // Less the impulse still owed; the forces on the body alone moved it
-                            // besides.
-                            let a = run.unseen[k] / mass.mass;
-                            m.c += self.drift[k] + self.v_offset[k] * h + a * (0.5 * h * h);
-                            m.v_c += self.v_offset[k] + a * h - self.owed[k].0 / mass.mass;
-                        }
-                        m.to_frame(mass)
-                    })
-                    .collect();
+                let p = self.reported_end(scene, &run, h);
                 self.pending = Some(pending);
                 p
             }
@@ -518,6 +511,63 @@ impl Coupling {
         self.recent_steps[0] = h;
         self.predicted = Some(predicted);
         Ok(())
+    }
+
+    /// Where the bodies are expected to be reported at the end of the step `run` held over `h`:
+    /// the scene's copy there, moved by the offsets and by the forces on the bodies alone, less
+    /// the impulse still owed.
+    fn reported_end(&self, scene: &Scene, run: &Run, h: f64) -> Vec<BodyState> {
+        (0..scene.len())
+            .map(|k| {
+                let mass = &scene.bodies[k].mass;
+                let mut m = run.averaged.end[k];
+                if mass.is_movable() {
+                    let a = run.unseen[k] / mass.mass;
+                    m.c += self.drift[k] + self.v_offset[k] * h + a * (0.5 * h * h);
+                    m.v_c += self.v_offset[k] + a * h - self.owed[k].0 / mass.mass;
+                }
+                m.to_frame(mass)
+            })
+            .collect()
+    }
+
+    /// DoStep over `h` given the bodies' states set since the outputs were read, for a caller
+    /// that does not know the master's order (an FMU): they are the bodies at the step's start
+    /// (Jacobi) or at its end (Gauss-Seidel with the bodies stepped first), told apart, as
+    /// ContactForce does, by which of the two the scene expects them nearer. Before the first
+    /// step, states that differ from those the outputs were computed from can only be the bodies
+    /// after a step. Later, at rest and in slow motion both fit and a lasting contact's noise fits
+    /// neither: only clear evidence three steps in a row turns the order over, and what was
+    /// measured against the other order (the step waiting for its end, the offsets) is dropped.
+    pub fn do_step_given(&mut self, scene: &Scene, h: f64, given: &[BodyState]) -> Result<(), UnknownStart> {
+        if let Some(run) = &self.run {
+            let movable: Vec<usize> = (0..scene.len()).filter(|&k| scene.bodies[k].mass.is_movable()).collect();
+            // Velocities tell best (the held wrench changes them over a step, not yet the
+            // positions); the angular ones at 0.1 m.
+            let distance = |a: &[BodyState]| -> f64 { movable.iter().map(|&k| (given[k].v - a[k].v).norm() + 0.1 * (given[k].w - a[k].w).norm()).sum() };
+            let to_start = distance(&run.reported);
+            let at_end = if self.recent_steps[0] == 0.0 {
+                to_start > 0.0 || movable.iter().any(|&k| given[k].pose.r != run.reported[k].pose.r)
+            } else {
+                let to_end = distance(&self.reported_end(scene, run, h));
+                let clear = to_start.max(to_end) > 1e-6;
+                let other = clear && if self.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
+                self.order_votes = if other { self.order_votes + 1 } else { 0 };
+                if self.order_votes >= 3 {
+                    self.order_votes = 0;
+                    !self.inputs_at_end
+                } else {
+                    self.inputs_at_end
+                }
+            };
+            if at_end != self.inputs_at_end {
+                self.inputs_at_end = at_end;
+                self.pending = None;
+                self.drift.iter_mut().chain(self.v_offset.iter_mut()).for_each(|d| *d = Vec3::zeros());
+                self.correction.iter_mut().for_each(|c| *c = [Vec3::zeros(); 2]);
+            }
+        }
+        self.do_step(scene, h, if self.inputs_at_end { Inputs::AtEnd(given) } else { Inputs::AtStart(given) })
     }
 
     /// The offsets after the step `run` held over `h`, and the corrections they call for.
