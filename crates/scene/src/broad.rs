@@ -12,7 +12,6 @@
 use contact_physics::math::{Pose, Vec3};
 use contact_physics::shape::Shape;
 
-use crate::scene::Body;
 
 /// What holds a shape in its geometry frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,12 +93,12 @@ pub fn overlap(a: &(Vec3, Vec3), b: &(Vec3, Vec3)) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
 }
 
-/// The pairs (i < j) of `bodies` whose world boxes overlap, their geometry frames at `poses`,
-/// into `pairs` (in no particular order).
-pub fn sweep_and_prune(bodies: &[Body], poses: &[Pose], work: &mut Workspace, pairs: &mut Vec<(u32, u32)>) {
+/// The pairs (i < j) of bodies whose world boxes overlap, given their `bounds` and their geometry
+/// frames at `poses`, into `pairs` (in no particular order).
+pub fn sweep_and_prune<'a>(bounds: impl IntoIterator<Item = &'a Bound>, poses: &[Pose], work: &mut Workspace, pairs: &mut Vec<(u32, u32)>) {
     pairs.clear();
     work.boxes.clear();
-    work.boxes.extend(bodies.iter().zip(poses).map(|(b, p)| b.bound.world_box(p)));
+    work.boxes.extend(bounds.into_iter().zip(poses).map(|(b, p)| b.world_box(p)));
     let boxes = &work.boxes;
     // The axis along which the finite boxes' centres spread most.
     let (mut sum, mut sum2, mut count) = (Vec3::zeros(), Vec3::zeros(), 0.0);
@@ -133,13 +132,7 @@ pub fn sweep_and_prune(bodies: &[Body], poses: &[Pose], work: &mut Workspace, pa
 mod tests {
     use super::*;
     use contact_physics::math::Rotation;
-    use contact_physics::rigid_motion::MassProperties;
     use contact_physics::test_rng::XorShift64;
-
-    fn body(shape: Shape) -> Body {
-        let bound = Bound::of(&shape);
-        Body { shape, offset: Pose::identity(), mass: MassProperties::immovable(), bound }
-    }
 
     /// On random scenes of spheres, boxes, capsules, cylinders and planes, the sweep finds
     /// exactly the pairs an all-pairs loop over the same boxes finds.
@@ -149,7 +142,7 @@ mod tests {
             let mut rng = XorShift64(seed * 7919);
             let mut next = || rng.next();
             let n = 2 + (next() * 60.0) as usize;
-            let mut bodies = Vec::new();
+            let mut bounds = Vec::new();
             let mut poses = Vec::new();
             for _ in 0..n {
                 let size = 0.05 + 0.3 * next();
@@ -160,14 +153,14 @@ mod tests {
                     3 => Shape::Cylinder { radius: size, half_length: 0.5 * size },
                     _ => Shape::Plane,
                 };
-                bodies.push(body(shape));
+                bounds.push(Bound::of(&shape));
                 let q = if next() < 0.5 { Rotation::identity() } else { Rotation::from_euler_angles(next() * 6.0, next() * 6.0, next() * 6.0) };
                 poses.push(Pose { r: Vec3::new(next() * 3.0, next() * 3.0, next()), q });
             }
             let mut found = Vec::new();
-            sweep_and_prune(&bodies, &poses, &mut Workspace::default(), &mut found);
+            sweep_and_prune(&bounds, &poses, &mut Workspace::default(), &mut found);
             found.sort_unstable();
-            let boxes: Vec<_> = bodies.iter().zip(&poses).map(|(b, p)| b.bound.world_box(p)).collect();
+            let boxes: Vec<_> = bounds.iter().zip(&poses).map(|(b, p)| b.world_box(p)).collect();
             let mut all = Vec::new();
             for i in 0..n {
                 for j in i + 1..n {

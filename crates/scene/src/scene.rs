@@ -174,7 +174,7 @@ impl Scene {
     /// phase's answer.
     pub fn candidates(&self, states: &[BodyState], work: &mut Workspace) {
         let poses: Vec<Pose> = (0..self.len()).map(|i| self.geometry_pose(i, &states[i])).collect();
-        broad::sweep_and_prune(&self.bodies, &poses, &mut work.broad, &mut work.candidates);
+        broad::sweep_and_prune(self.bodies.iter().map(|b| &b.bound), &poses, &mut work.broad, &mut work.candidates);
         let n = self.len();
         work.candidates.retain(|(i, j)| self.pair_index[*i as usize * n + *j as usize] != NONE);
         work.candidates.sort_unstable();
