@@ -17,6 +17,7 @@ pub mod friction;
 pub mod geometry;
 pub mod geometry_parameters;
 pub mod hyperbolic;
+pub mod master_order;
 pub mod material;
 pub mod mobility;
 pub mod math;

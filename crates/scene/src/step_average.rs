@@ -29,6 +29,7 @@
 //!   the bodies at its start (Jacobi) or at its end (Gauss-Seidel, the bodies stepped first), or
 //!   none (Gauss-Seidel, the scene first: its outputs were computed from the step's start).
 
+use contact_physics::master_order;
 use contact_physics::math::{BodyState, Vec3};
 use contact_physics::rigid_motion::{External, MassProperties, Motion};
 
@@ -534,11 +535,11 @@ impl Coupling {
     /// DoStep over `h` given the bodies' states set since the outputs were read, for a caller
     /// that does not know the master's order (an FMU): they are the bodies at the step's start
     /// (Jacobi) or at its end (Gauss-Seidel with the bodies stepped first), told apart, as
-    /// ContactForce does, by which of the two the scene expects them nearer. Before the first
-    /// step, states that differ from those the outputs were computed from can only be the bodies
-    /// after a step. Later, at rest and in slow motion both fit and a lasting contact's noise fits
-    /// neither: only clear evidence three steps in a row turns the order over, and what was
-    /// measured against the other order (the step waiting for its end, the offsets) is dropped.
+    /// ContactForce does, by which of the two the scene expects them nearer
+    /// ([`master_order::inputs_at_end`]). Before the first step, states that differ from those the
+    /// outputs were computed from can only be the bodies after a step. When the order turns over,
+    /// what was measured against the other one (the step waiting for its end, the offsets) is
+    /// dropped.
     pub fn do_step_given(&mut self, scene: &Scene, h: f64, given: &[BodyState]) -> Result<(), UnknownStart> {
         if let Some(run) = &self.run {
             let movable: Vec<usize> = (0..scene.len()).filter(|&k| scene.bodies[k].mass.is_movable()).collect();
@@ -550,15 +551,7 @@ impl Coupling {
                 to_start > 0.0 || movable.iter().any(|&k| given[k].pose.r != run.reported[k].pose.r)
             } else {
                 let to_end = distance(&self.reported_end(scene, run, h));
-                let clear = to_start.max(to_end) > 1e-6;
-                let other = clear && if self.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
-                self.order_votes = if other { self.order_votes + 1 } else { 0 };
-                if self.order_votes >= 3 {
-                    self.order_votes = 0;
-                    !self.inputs_at_end
-                } else {
-                    self.inputs_at_end
-                }
+                master_order::inputs_at_end(self.inputs_at_end, &mut self.order_votes, to_start, to_end)
             };
             if at_end != self.inputs_at_end {
                 self.inputs_at_end = at_end;
