@@ -371,10 +371,9 @@ fn unsupported_pairs_are_refused_when_initialisation_ends_naming_both_shapes() {
     }
 }
 
-/// A file in a folder of its own under the system's temporary directory.
+/// A file in this process's scratch folder.
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contact_force_bad_input_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch_dir("bad_input");
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
     path

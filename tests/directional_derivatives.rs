@@ -209,8 +209,7 @@ fn draw(block: &Block, rng: &mut Rng, depth: f64, speed: f64, spin: f64) -> [f64
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("contact_force_derivatives_{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
+    let folder = support::scratch_dir("derivatives");
     // A file of its own per call: the tests run on several threads.
     static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let path = folder.join(format!("{}_{name}", COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));

@@ -270,10 +270,9 @@ fn grid_against_plane_is_refused_naming_both_shapes() {
 
 // Through the block, with the shapes read from files ------------------------------------------
 
-/// Writes `text` to a file of this test process's own temporary folder and returns its path.
+/// Writes `text` to a file of this test process's scratch folder and returns its path.
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("contact_force_geometry_clouds_{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
+    let folder = support::scratch_dir("geometry_clouds");
     let path = folder.join(name);
     std::fs::write(&path, text).unwrap();
     path

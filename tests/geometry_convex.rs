@@ -290,9 +290,7 @@ fn box_sliding_off_the_edge_of_a_hull_loses_its_load_continuously() {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("contact_force_{name}_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch_dir(name)
 }
 
 /// A closed cube of side 2 h centred at the origin, 12 triangles wound outward.

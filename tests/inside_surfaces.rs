@@ -54,8 +54,7 @@ const OFFERED: [(ShapeKind, ShapeKind); 33] = {
 /// A hull (an irregular octahedron) and a cloud (20 points) of about 0.06 across, written once
 /// into the temporary folder: their paths.
 fn files() -> (String, String) {
-    let dir = std::env::temp_dir().join(format!("contact_force-inside-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch_dir("inside");
     // Written under a name of this thread's and renamed: the tests run on several threads, and a
     // reader sees the old file or the new one, never a half-written one.
     let write = |path: &std::path::Path, text: &str| {

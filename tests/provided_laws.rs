@@ -124,8 +124,7 @@ fn frames(rng: &mut Rng, r_b: [f64; 3], q_b: Rotation) -> (Frame, Frame) {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("contact_force_provided_laws_{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
+    let folder = support::scratch_dir("provided_laws");
     let path = folder.join(name);
     std::fs::write(&path, text).unwrap();
     path

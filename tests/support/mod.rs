@@ -18,6 +18,17 @@ use contact_force::block::{Block, Inputs, Outputs, Parameters};
 use contact_force::physics::math::{Pose, Rotation, Vec3};
 use nalgebra::Quaternion;
 
+/// A folder of this test process's own for the files a test writes (shapes read from files,
+/// bad files), made if missing: under cargo's scratch folder for integration tests
+/// (`target/tmp`), so what a run leaves goes with `cargo clean` instead of piling up in the
+/// system's temporary folder.
+#[allow(dead_code)] // Not used by every test file (see the module comment).
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A small deterministic generator (xorshift64*), so failures reproduce: the same seed gives the
 /// same sequence of draws in every file.
 pub struct Rng(pub u64);
