@@ -66,7 +66,11 @@ impl FmuModel for Model {
     fn parameters_changed(&mut self) {
         self.built = None;
         self.outputs_valid = false;
-        self.run_ready = false;
+        // A coupling read from a serialized FMU state (whose parameters were just read too)
+        // keeps the run behind its held outputs.
+        if self.restored.is_none() {
+            self.run_ready = false;
+        }
     }
 
     fn initialize(&mut self) -> Result<(), String> {
@@ -86,7 +90,12 @@ impl FmuModel for Model {
         if self.outputs_valid {
             return Ok(());
         }
-        if self.built().map_err(ModelError::Invalid)?.step_average {
+        let step_average = self.built().map_err(ModelError::Invalid)?.step_average;
+        if self.outputs_valid {
+            // Restored with the scene: the held outputs of a deserialized FMU state.
+            return Ok(());
+        }
+        if step_average {
             if self.run_ready && self.held_from_prediction {
                 // Read after a DoStep and before any input, the outputs are what a Jacobi master
                 // passes on to the bodies; a master that reads them again after setting the
@@ -141,26 +150,46 @@ impl FmuModel for Model {
         })
     }
 
-    /// StepAverage's coupling is kept by fmi2GetFMUstate / fmi3GetFMUState (the instance's copy);
-    /// its serialized bytes are not written yet: a state serialized after a StepAverage step is
-    /// marked so, and refused when read back.
+    /// StepAverage's coupling in a serialized FMU state: after the flags of the held run, every
+    /// number it carries over a step and the run behind the held outputs, so that a state read
+    /// back steps exactly as the instance it was taken from.
     fn write_internal_state(&self, out: &mut Vec<u8>) {
-        let history = self.built.as_ref().is_some_and(|b| b.step_average) && self.last_step > 0.0;
-        out.push(u8::from(history));
+        let coupling = self.built.as_ref().filter(|b| b.step_average).map(|b| &b.coupling);
+        out.push(u8::from(coupling.is_some()));
+        if let Some(c) = coupling {
+            for x in [f64::from(u8::from(self.run_ready)), f64::from(u8::from(self.held_from_prediction)), f64::from(u8::from(self.inputs_fresh)), self.last_step] {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+            c.write(out);
+        }
     }
 
     fn read_internal_state(&mut self, reader: &mut Reader<'_>) -> Result<(), String> {
-        if reader.take(1)?[0] != 0 {
-            return Err("this FMU state was serialized after a StepAverage step, whose coupling state ContactScene does not serialize yet \
-                        (use the FMU state in memory, or serialize before the first step)"
-                .to_string());
-        }
         self.built = None;
-        self.run_ready = false;
+        self.restored = None;
         self.outputs_valid = false;
-        self.inputs_fresh = true;
-        self.last_step = 0.0;
-        Ok(())
+        match reader.take(1)?[0] {
+            0 => {
+                self.run_ready = false;
+                self.held_from_prediction = false;
+                self.inputs_fresh = true;
+                self.last_step = 0.0;
+                Ok(())
+            }
+            1 => {
+                let mut flag = || reader.f64().map(|x| x != 0.0);
+                let (run_ready, held_from_prediction, inputs_fresh) = (flag()?, flag()?, flag()?);
+                let last_step = reader.f64()?;
+                // The parameters were read before: the scene they make says how many bodies.
+                let bodies = self.built()?.scene.len();
+                self.built = None;
+                let coupling = contact_scene::Coupling::read(bodies, || reader.f64())?;
+                (self.run_ready, self.held_from_prediction, self.inputs_fresh, self.last_step) = (run_ready, held_from_prediction, inputs_fresh, last_step);
+                self.restored = Some(coupling);
+                Ok(())
+            }
+            other => Err(format!("the serialized FMU state's coupling flag is {other}, not 0 or 1")),
+        }
     }
 
     fn documentation_html() -> String {

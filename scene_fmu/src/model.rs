@@ -130,6 +130,8 @@ pub struct Model {
     /// The size of the last DoStep (0 before the first).
     pub(crate) last_step: f64,
     pub(crate) saved: Option<(Coupling, bool, bool, f64)>,
+    /// StepAverage's coupling read from a serialized FMU state, for the scene built next.
+    pub(crate) restored: Option<Coupling>,
     pub(crate) resources: Option<PathBuf>,
     /// Warnings for the importer's logger (the scene's checks give errors only, so none yet).
     pub(crate) warnings: Vec<String>,
@@ -149,6 +151,7 @@ impl Default for Model {
             held_from_prediction: false,
             last_step: 0.0,
             saved: None,
+            restored: None,
             resources: None,
             warnings: Vec::new(),
         }
@@ -226,7 +229,18 @@ impl Model {
             let d = self.parameters.description(self.resources.as_deref()).map_err(|e| e.to_string())?;
             let from_parameters = self.parameters.file.is_empty();
             let scene = Scene::new(&d, self.resources.as_deref()).map_err(|e| if from_parameters { geometry_pose_name(e) } else { e }.to_string())?;
-            let coupling = Coupling::new(&scene);
+            let coupling = match self.restored.take() {
+                Some(c) if c.bodies() == scene.len() => {
+                    // The outputs held when the state was taken are its run's.
+                    if let (true, Some((wrenches, peak))) = (self.run_ready, c.held()) {
+                        let (wrenches, peak) = (wrenches.to_vec(), peak.clone());
+                        self.set_outputs(&wrenches, &peak);
+                        self.outputs_valid = true;
+                    }
+                    c
+                }
+                _ => Coupling::new(&scene),
+            };
             self.built = Some(Built { step_average: d.coupling.step_average, scene, coupling, work: Workspace::default() });
         }
         Ok(self.built.as_mut().expect("just built"))

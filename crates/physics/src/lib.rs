@@ -29,6 +29,7 @@ pub mod parameters;
 pub mod real;
 pub mod rigid_motion;
 pub mod shape;
+pub mod state_bytes;
 pub mod step;
 pub mod substeps;
 #[doc(hidden)]

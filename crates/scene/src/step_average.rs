@@ -29,6 +29,8 @@
 //!   the bodies at its start (Jacobi) or at its end (Gauss-Seidel, the bodies stepped first), or
 //!   none (Gauss-Seidel, the scene first: its outputs were computed from the step's start).
 
+mod state;
+
 use contact_physics::master_order;
 use contact_physics::math::{BodyState, Vec3};
 use contact_physics::rigid_motion::{External, MassProperties, Motion};
