@@ -100,6 +100,49 @@ def test_a_stack_of_three_spheres_rests_at_its_static_depths_at_10_ms(scene):
         slave.free()
 
 
+def test_a_serialized_state_read_back_into_another_instance_steps_as_the_first(scene):
+    """A sphere dropped onto the plane under StepAverage at 10 ms (a master loop of this test's
+    own, the scene first): the FMU state serialized in the middle of the impact and read back into
+    a second instance, which then steps as the first did, bit for bit."""
+    _, _, unzip, md = scene
+    radius, h = 0.05, 0.01
+    parameters = stack(1, radius, 1.0, STEP_AVERAGE) | {"normal.stiffness": 1e6, "coupling.step": h}
+    first, second = Slave(unzip, md, "first"), Slave(unzip, md, "second")
+    try:
+        first.initialize(parameters, {})
+        second.initialize(parameters, {})
+
+        def step(slave, t, z, v):
+            slave.set({"body[2].r_0[3]": z, "body[2].v_0[3]": v})
+            f = slave.get({"body[2].f_0[3]"})["body[2].f_0[3]"]
+            slave.do_step(t, h)
+            a = f - G
+            return z + v * h + 0.5 * a * h * h, v + a * h
+
+        t, z, v = 0.0, radius + 0.5, 0.0
+        while z > radius - 1e-4:
+            z, v = step(first, t, z, v)
+            t += h
+        state = first.get_state()
+        data = first.serialize(state)
+        first.free_state(state)
+        restored = second.deserialize(data)
+        second.set_state(restored)
+        second.free_state(restored)
+        runs = []
+        for slave in (first, second):
+            tt, zz, vv, path = t, z, v, []
+            for _ in range(30):
+                zz, vv = step(slave, tt, zz, vv)
+                tt += h
+                path.append((zz, vv))
+            runs.append(path)
+        assert runs[0] == runs[1]
+    finally:
+        first.free()
+        second.free()
+
+
 @pytest.mark.parametrize(
     "parameters, message",
     [
