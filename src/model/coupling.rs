@@ -187,10 +187,13 @@ pub struct Coupling {
     run: Option<Run>,
     /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
     spare: Vec<PointState>,
+    /// The outputs of a run integrated again at DoStep, whose wrench only sets what is owed (the
+    /// importer keeps the outputs it read): kept here, so that a DoStep copies no outputs.
+    redo_outputs: Outputs,
 }
 
 /// What a failed DoStep restores ([`Coupling::checkpoint`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Checkpoint(Carry);
 
 /// The bodies' states in the block's own world: the reported ones less the drift.
@@ -229,12 +232,13 @@ fn zero_wrench() -> ForceTorque {
 }
 
 impl Coupling {
-    /// The parts a DoStep may change before it can still fail.
-    pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint(self.carry)
+    /// Saves into `saved` the parts a DoStep may change before it can still fail (in place: a
+    /// checkpoint is taken at every DoStep).
+    pub fn checkpoint(&self, saved: &mut Checkpoint) {
+        saved.0 = self.carry;
     }
 
-    pub fn restore(&mut self, saved: Checkpoint) {
+    pub fn restore(&mut self, saved: &Checkpoint) {
         self.carry = saved.0;
     }
 
@@ -481,7 +485,7 @@ impl Model {
         // The owed impulse over the coming step (a step of another size pays more or less of it,
         // and the rest stays owed).
         let pay = c.owed.map(|(f, t)| (f / h, t / h));
-        let (run, n) = self.averaged_run(&setup, &own, h, pay, None)?;
+        let (run, n) = self.averaged_run(&setup, &own, h, pay, false)?;
         notes.passed_through |= n.passed_through;
         self.coupling.run = Some(run);
         self.finish_outputs(&setup);
@@ -498,7 +502,7 @@ impl Model {
         let Some(from) = self.coupling.carry.run_from else {
             return Ok(None);
         };
-        let (run, notes) = self.averaged_run(setup, &from.start, from.h, from.pay, None)?;
+        let (run, notes) = self.averaged_run(setup, &from.start, from.h, from.pay, false)?;
         self.coupling.run = Some(run);
         self.finish_outputs(setup);
         Ok(Some(notes))
@@ -520,9 +524,8 @@ impl Model {
     /// and the difference between its impulse and the one the bodies received, the held wrench
     /// `applied` times the step, owed to them.
     fn integrate_and_owe(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, pay: [ForceTorque; 2], applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
-        let mut scratch = self.outputs.clone();
-        let (run, _) = self.averaged_run(setup, from, step, pay, Some(&mut scratch))?;
-        let got = scratch.wrenches();
+        let (run, _) = self.averaged_run(setup, from, step, pay, true)?;
+        let got = self.coupling.redo_outputs.wrenches();
         let c = &mut self.coupling.carry;
         for k in 0..2 {
             c.owed[k].0 += (got[k].0 - applied[k].0) * step;
@@ -602,15 +605,15 @@ impl Model {
     }
 
     /// One averaged step from `start` (the block's own world) over `h`, paying the owed impulse at
-    /// the rate `pay` besides the contact's wrench, into the outputs or into `scratch_outputs`
-    /// when given.
+    /// the rate `pay` besides the contact's wrench, into the outputs or, `redo`, into
+    /// `Coupling::redo_outputs`.
     fn averaged_run(
         &mut self,
         setup: &StepAverageSetup,
         start: &[BodyState; 2],
         h: f64,
         pay: [ForceTorque; 2],
-        scratch_outputs: Option<&mut Outputs>,
+        redo: bool,
     ) -> Result<(Run, Notes), ModelError> {
         let block = self.block.as_ref().expect("the block is built");
         let c = &self.coupling.carry;
@@ -628,10 +631,7 @@ impl Model {
             Some(run) => run.end_states,
             None => std::mem::take(&mut self.coupling.spare),
         };
-        let out = match scratch_outputs {
-            Some(out) => out,
-            None => &mut self.outputs,
-        };
+        let out = if redo { &mut self.coupling.redo_outputs } else { &mut self.outputs };
         let (notes, end) = block
             .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
