@@ -80,6 +80,7 @@ pub struct StepEnd {
 }
 
 /// Power (W) of a wrench (force, torque about C) on a body moving with `m`.
+#[inline]
 fn power(m: &Motion, f: &Vec3, t_c: &Vec3) -> f64 {
     f.dot(&m.v_c) + t_c.dot(&m.w)
 }
@@ -268,6 +269,7 @@ impl Block {
     }
 
     /// The speed (m/s) at which B leaves A at the contact point along the normal.
+    #[inline]
     fn normal_speed(m: &[Motion; 2], now: &Outputs) -> f64 {
         let p = Vec3::from(now.p_0);
         let point_velocity = |k: usize| m[k].v_c + m[k].w.cross(&(p - m[k].c));
@@ -278,6 +280,7 @@ impl Block {
     /// as `m`: `-c v_n` along the contact normal at the contact point, `v_n` the speed at which
     /// B leaves A there, only while the law pushes (`normal_force > 0`) and never more than it
     /// pushes when the bodies part (the contact does not pull).
+    #[inline]
     fn extra_damping(m: &[Motion; 2], now: &Outputs, c: f64) -> [ForceTorque; 2] {
         let zero = (Vec3::zeros(), Vec3::zeros());
         if c == 0.0 || now.normal_force <= 0.0 {

@@ -219,6 +219,7 @@ fn own_world(reported: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperti
 }
 
 /// The block's own bodies moved by the drift (`sign` 1) or back (`sign` -1).
+#[inline]
 fn shifted(bodies: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperties; 2], sign: f64) -> [BodyState; 2] {
     let mut out = *bodies;
     for k in 0..2 {
@@ -382,13 +383,13 @@ impl Carry {
             }
             // The drift grows by what the body moved beyond the block's own copy, each less what
             // its start velocity alone gives (a start velocity other than the copy's is not drift).
-            let (own0, own1) = (Motion::from_frame(&p.own_start[k], &mass[k]), &p.own_end[k]);
-            let moved = m1.c - m0.c - m0.v_c * h;
-            let own_moved = own1.c - own0.c - own0.v_c * h;
-            let turned = m1.q * m0.q.inverse();
-            let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
             // Out of contact the bodies' motion is theirs alone: only a contact's step is drift.
             if !p.forceless {
+                let (own0, own1) = (Motion::from_frame(&p.own_start[k], &mass[k]), &p.own_end[k]);
+                let moved = m1.c - m0.c - m0.v_c * h;
+                let own_moved = own1.c - own0.c - own0.v_c * h;
+                let turned = m1.q * m0.q.inverse();
+                let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
                 let drift = &mut self.drift[k];
                 drift.r += moved - own_moved;
                 drift.q = Rotation::new_normalize((turned * drift.q * own_turned.inverse()).into_inner());
