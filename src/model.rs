@@ -79,7 +79,7 @@ pub struct Model {
     /// `inputs` before the current step (an interpolated step moves them), likewise.
     inputs_before: Inputs,
     /// What StepAverage carried over before the current step, likewise.
-    coupling_before: Option<coupling::Checkpoint>,
+    coupling_before: coupling::Checkpoint,
     /// Contact points of the last evaluation, reused so that warm calls do not allocate.
     scratch: Vec<ContactPoint>,
     /// One-time warnings already given.
@@ -131,7 +131,7 @@ impl Default for Model {
             states: vec![PointState::default(); POINT_OUTPUTS],
             states_before: Vec::new(),
             inputs_before: Inputs::default(),
-            coupling_before: None,
+            coupling_before: coupling::Checkpoint::default(),
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
@@ -404,15 +404,13 @@ impl Rollback for Model {
     fn save(&mut self) {
         self.states_before.clone_from(&self.states);
         self.inputs_before = self.inputs.clone();
-        self.coupling_before = Some(self.coupling.checkpoint());
+        self.coupling.checkpoint(&mut self.coupling_before);
     }
 
     fn roll_back(&mut self) {
         std::mem::swap(&mut self.states, &mut self.states_before);
         std::mem::swap(&mut self.inputs, &mut self.inputs_before);
-        if let Some(saved) = self.coupling_before.take() {
-            self.coupling.restore(saved);
-        }
+        self.coupling.restore(&self.coupling_before);
         self.outputs_valid = false;
     }
 }

@@ -79,7 +79,20 @@ pub struct StepEnd {
     pub forceless: bool,
 }
 
+/// [`Motion::to_frame`] with the body's `q com` (`arm`) already computed.
+#[inline]
+fn to_frame(m: &Motion, arm: &Vec3) -> BodyState {
+    BodyState { pose: crate::physics::math::Pose { r: m.c - arm, q: m.q }, v: m.v_c - m.w.cross(arm), w: m.w }
+}
+
+/// [`Motion::torque_about_com`] with the body's `q com` (`arm`) already computed.
+#[inline]
+fn torque_about_com(arm: &Vec3, f: &Vec3, t_0: &Vec3) -> Vec3 {
+    t_0 - arm.cross(f)
+}
+
 /// Power (W) of a wrench (force, torque about C) on a body moving with `m`.
+#[inline]
 fn power(m: &Motion, f: &Vec3, t_c: &Vec3) -> f64 {
     f.dot(&m.v_c) + t_c.dot(&m.w)
 }
@@ -124,9 +137,14 @@ impl Block {
         }
         // The frames only: the block refuses StepAverage with a law provided by input, so the
         // provided forces stay zero and are not rewritten at every sub-step.
-        let frames_of = |m: &[Motion; 2]| (frame_of(&m[0].to_frame(&mass[0])), frame_of(&m[1].to_frame(&mass[1])));
+        // Each body's centre of mass from its frame origin (`q com`, in W) as Motion's own
+        // conversions compute it: only a drift turns a body, so it is computed once per sub-step
+        // and shared by the conversions, the torques about C and the powers below.
+        let arms = |m: &[Motion; 2]| -> [Vec3; 2] { std::array::from_fn(|k| m[k].q * mass[k].com) };
+        let frames_of = |m: &[Motion; 2], arm: &[Vec3; 2]| (frame_of(&to_frame(&m[0], &arm[0])), frame_of(&to_frame(&m[1], &arm[1])));
+        let mut arm = arms(&motion);
 
-        let (frame_a, frame_b) = frames_of(&motion);
+        let (frame_a, frame_b) = frames_of(&motion, &arm);
         let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
         if let Some(end) = Self::free_flight(&mut motion, bodies, h, states, out) {
@@ -139,13 +157,13 @@ impl Block {
         let mut max_points = now.points;
         // The wrench on each body as its own copy moves under it: the law's and the extra
         // damping's (about C), times the body's response.
-        let applied = |m: &[Motion; 2], law: &[ForceTorque; 2], extra: &[ForceTorque; 2], k: usize| -> ForceTorque {
-            let t_c = m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1) + extra[k].1;
+        let applied = |arm: &[Vec3; 2], law: &[ForceTorque; 2], extra: &[ForceTorque; 2], k: usize| -> ForceTorque {
+            let t_c = torque_about_com(&arm[k], &law[k].0, &law[k].1) + extra[k].1;
             let s = bodies.response[k];
             ((law[k].0 + extra[k].0) * s, t_c * s)
         };
-        let law_power = |m: &[Motion; 2], law: &[ForceTorque; 2]| -> f64 {
-            (0..2).map(|k| power(&m[k], &law[k].0, &m[k].torque_about_com(&mass[k], &law[k].0, &law[k].1))).sum()
+        let law_power = |m: &[Motion; 2], arm: &[Vec3; 2], law: &[ForceTorque; 2]| -> f64 {
+            (0..2).map(|k| power(&m[k], &law[k].0, &torque_about_com(&arm[k], &law[k].0, &law[k].1))).sum()
         };
         // The extra damping: as strong as a sub-step takes stably, until it has taken out the
         // energy asked for.
@@ -165,37 +183,39 @@ impl Block {
             let before = now.wrenches();
             let damping = damping_now(&motion, &now, dissipated);
             let extra_before = Self::extra_damping(&motion, &now, damping);
-            let power_before = law_power(&motion, &before);
+            let power_before = law_power(&motion, &arm, &before);
             let (normal_before, friction_before) = (now.normal_force, now.friction_force);
             if self.is_stateful() {
                 self.advance(&inputs, scratch, end_states, dt)?;
             }
-            let kick_before: [ForceTorque; 2] = std::array::from_fn(|k| applied(&motion, &before, &extra_before, k));
+            let kick_before: [ForceTorque; 2] = std::array::from_fn(|k| applied(&arm, &before, &extra_before, k));
             for k in 0..2 {
                 motion[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &ext[k], dt);
                 motion[k].drift(&mass[k], dt);
             }
+            arm = arms(&motion);
             // The law sees the velocity at the end of the sub-step as the held wrench would
             // make it (its damping term needs a velocity before the end's wrench is known).
             let mut predicted = motion;
             for k in 0..2 {
                 predicted[k].half_kick(&mass[k], &kick_before[k].0, &kick_before[k].1, &ext[k], dt);
             }
-            (inputs.frame_a, inputs.frame_b) = frames_of(&predicted);
+            (inputs.frame_a, inputs.frame_b) = frames_of(&predicted, &arm);
             let n = self.evaluate(&inputs, scratch, end_states, &mut now)?;
             notes.passed_through |= n.passed_through;
             let after = now.wrenches();
             let extra_after = Self::extra_damping(&predicted, &now, damping);
             for k in 0..2 {
-                let kick = applied(&motion, &after, &extra_after, k);
+                let kick = applied(&arm, &after, &extra_after, k);
                 motion[k].half_kick(&mass[k], &kick.0, &kick.1, &ext[k], dt);
                 // The impulse reported: the law's and the extra damping's (its torque about the
                 // frame origin), the owed wrench's counted at the start.
-                let to_origin = |m: &Motion, w: &ForceTorque| w.1 + (m.q * mass[k].com).cross(&w.0);
+                // (The predicted motion has turned as the motion has.)
+                let to_origin = |w: &ForceTorque| w.1 + arm[k].cross(&w.0);
                 impulse[k].0 += (before[k].0 + after[k].0 + extra_before[k].0 + extra_after[k].0) * (0.5 * dt);
-                impulse[k].1 += (before[k].1 + after[k].1 + to_origin(&predicted[k], &extra_before[k]) + to_origin(&predicted[k], &extra_after[k])) * (0.5 * dt);
+                impulse[k].1 += (before[k].1 + after[k].1 + to_origin(&extra_before[k]) + to_origin(&extra_after[k])) * (0.5 * dt);
             }
-            law_work += 0.5 * dt * (power_before + law_power(&motion, &after));
+            law_work += 0.5 * dt * (power_before + law_power(&motion, &arm, &after));
             if damping > 0.0 {
                 let extra_power = |m: &[Motion; 2], x: &[ForceTorque; 2]| -> f64 { (0..2).map(|k| power(&m[k], &x[k].0, &x[k].1)).sum() };
                 dissipated -= 0.5 * dt * (extra_power(&motion, &extra_before) + extra_power(&motion, &extra_after));
@@ -268,6 +288,7 @@ impl Block {
     }
 
     /// The speed (m/s) at which B leaves A at the contact point along the normal.
+    #[inline]
     fn normal_speed(m: &[Motion; 2], now: &Outputs) -> f64 {
         let p = Vec3::from(now.p_0);
         let point_velocity = |k: usize| m[k].v_c + m[k].w.cross(&(p - m[k].c));
@@ -278,6 +299,7 @@ impl Block {
     /// as `m`: `-c v_n` along the contact normal at the contact point, `v_n` the speed at which
     /// B leaves A there, only while the law pushes (`normal_force > 0`) and never more than it
     /// pushes when the bodies part (the contact does not pull).
+    #[inline]
     fn extra_damping(m: &[Motion; 2], now: &Outputs, c: f64) -> [ForceTorque; 2] {
         let zero = (Vec3::zeros(), Vec3::zeros());
         if c == 0.0 || now.normal_force <= 0.0 {

@@ -92,6 +92,22 @@ struct Run {
     normal_force: f64,
 }
 
+impl Default for Run {
+    fn default() -> Self {
+        let zero = (Vec3::zeros(), Vec3::zeros());
+        let still = Motion::from_frame(&at_rest(), &MassProperties::immovable());
+        Run {
+            h: 0.0,
+            start: [at_rest(); 2],
+            end: StepEnd { motion: [still; 2], law_work: 0.0, dissipated: 0.0, forceless: true },
+            end_states: Vec::new(),
+            pay: [zero; 2],
+            contact: (Vec3::zeros(), Vec3::zeros()),
+            normal_force: 0.0,
+        }
+    }
+}
+
 /// A committed step, until the bodies' states at its end arrive.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Pending {
@@ -182,15 +198,19 @@ struct RunFrom {
 #[derive(Clone, Debug, Default)]
 pub struct Coupling {
     carry: Carry,
-    /// The averaged step behind the current outputs (not serialized: integrated again from
-    /// `Carry::run_from` when needed).
-    run: Option<Run>,
-    /// A buffer of point states for the next run, so that a step in steady use allocates nothing.
-    spare: Vec<PointState>,
+    /// The averaged step behind the current outputs when `has_run` (not serialized: integrated
+    /// again from `Carry::run_from` when needed). Kept in place from run to run, so that nothing
+    /// moves it: its buffer of point states and the model's swap at every DoStep, so that a step
+    /// in steady use allocates nothing.
+    run: Run,
+    has_run: bool,
+    /// The outputs of a run integrated again at DoStep, whose wrench only sets what is owed (the
+    /// importer keeps the outputs it read): kept here, so that a DoStep copies no outputs.
+    redo_outputs: Outputs,
 }
 
 /// What a failed DoStep restores ([`Coupling::checkpoint`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Checkpoint(Carry);
 
 /// The bodies' states in the block's own world: the reported ones less the drift.
@@ -199,6 +219,7 @@ fn own_world(reported: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperti
 }
 
 /// The block's own bodies moved by the drift (`sign` 1) or back (`sign` -1).
+#[inline]
 fn shifted(bodies: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperties; 2], sign: f64) -> [BodyState; 2] {
     let mut out = *bodies;
     for k in 0..2 {
@@ -229,12 +250,13 @@ fn zero_wrench() -> ForceTorque {
 }
 
 impl Coupling {
-    /// The parts a DoStep may change before it can still fail.
-    pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint(self.carry)
+    /// Saves into `saved` the parts a DoStep may change before it can still fail (in place: a
+    /// checkpoint is taken at every DoStep).
+    pub fn checkpoint(&self, saved: &mut Checkpoint) {
+        saved.0 = self.carry;
     }
 
-    pub fn restore(&mut self, saved: Checkpoint) {
+    pub fn restore(&mut self, saved: &Checkpoint) {
         self.carry = saved.0;
     }
 
@@ -361,13 +383,13 @@ impl Carry {
             }
             // The drift grows by what the body moved beyond the block's own copy, each less what
             // its start velocity alone gives (a start velocity other than the copy's is not drift).
-            let (own0, own1) = (Motion::from_frame(&p.own_start[k], &mass[k]), &p.own_end[k]);
-            let moved = m1.c - m0.c - m0.v_c * h;
-            let own_moved = own1.c - own0.c - own0.v_c * h;
-            let turned = m1.q * m0.q.inverse();
-            let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
             // Out of contact the bodies' motion is theirs alone: only a contact's step is drift.
             if !p.forceless {
+                let (own0, own1) = (Motion::from_frame(&p.own_start[k], &mass[k]), &p.own_end[k]);
+                let moved = m1.c - m0.c - m0.v_c * h;
+                let own_moved = own1.c - own0.c - own0.v_c * h;
+                let turned = m1.q * m0.q.inverse();
+                let own_turned = Rotation::from_scaled_axis((m0.w - own0.w) * h) * own1.q * own0.q.inverse();
                 let drift = &mut self.drift[k];
                 drift.r += moved - own_moved;
                 drift.q = Rotation::new_normalize((turned * drift.q * own_turned.inverse()).into_inner());
@@ -418,7 +440,7 @@ impl Model {
     pub(super) fn evaluate_step_average(&mut self, setup: StepAverageSetup) -> Result<Notes, ModelError> {
         let mut notes = Notes::default();
         let c = &self.coupling.carry;
-        if c.evaluated && self.coupling.run.is_none() && (c.held_from_prediction || !c.fresh) {
+        if c.evaluated && !self.coupling.has_run && (c.held_from_prediction || !c.fresh) {
             // A restored FMU state or a failed DoStep: the outputs the importer holds, integrated
             // again from where they were.
             if let Some(n) = self.rerun(&setup)? {
@@ -469,7 +491,7 @@ impl Model {
             let n = block.evaluate(&self.inputs, &mut self.scratch, &self.states, &mut self.outputs).map_err(ModelError::Input)?;
             self.outputs.max_normal_force = self.outputs.normal_force;
             self.finish_outputs(&setup);
-            self.coupling.run = None;
+            self.coupling.has_run = false;
             self.coupling.carry.run_from = None;
             self.coupling.carry.evaluated = true;
             return Ok(n);
@@ -481,9 +503,8 @@ impl Model {
         // The owed impulse over the coming step (a step of another size pays more or less of it,
         // and the rest stays owed).
         let pay = c.owed.map(|(f, t)| (f / h, t / h));
-        let (run, n) = self.averaged_run(&setup, &own, h, pay, None)?;
+        let n = self.averaged_run(&setup, &own, h, pay, false)?;
         notes.passed_through |= n.passed_through;
-        self.coupling.run = Some(run);
         self.finish_outputs(&setup);
         let c = &mut self.coupling.carry;
         c.run_from = Some(RunFrom { h, start: own, pay });
@@ -498,8 +519,7 @@ impl Model {
         let Some(from) = self.coupling.carry.run_from else {
             return Ok(None);
         };
-        let (run, notes) = self.averaged_run(setup, &from.start, from.h, from.pay, None)?;
-        self.coupling.run = Some(run);
+        let notes = self.averaged_run(setup, &from.start, from.h, from.pay, false)?;
         self.finish_outputs(setup);
         Ok(Some(notes))
     }
@@ -507,7 +527,7 @@ impl Model {
     /// The run for a DoStep whose held outputs were the instantaneous wrench (read before the
     /// first DoStep with `coupling.step = 0`): the step averaged from the bodies as reported, and
     /// the difference between its impulse and the one the bodies received owed to them.
-    fn run_for_instantaneous(&mut self, setup: &StepAverageSetup, step: f64, applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
+    fn run_for_instantaneous(&mut self, setup: &StepAverageSetup, step: f64, applied: &[ForceTorque; 2]) -> Result<(), ModelError> {
         let inputs = self.reported()?;
         self.assume_rest_at_start(setup, &inputs)?;
         let c = &self.coupling.carry;
@@ -519,16 +539,15 @@ impl Model {
     /// The step integrated from `from` over `step` (the outputs left as the importer holds them),
     /// and the difference between its impulse and the one the bodies received, the held wrench
     /// `applied` times the step, owed to them.
-    fn integrate_and_owe(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, pay: [ForceTorque; 2], applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
-        let mut scratch = self.outputs.clone();
-        let (run, _) = self.averaged_run(setup, from, step, pay, Some(&mut scratch))?;
-        let got = scratch.wrenches();
+    fn integrate_and_owe(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, pay: [ForceTorque; 2], applied: &[ForceTorque; 2]) -> Result<(), ModelError> {
+        self.averaged_run(setup, from, step, pay, true)?;
+        let got = self.coupling.redo_outputs.wrenches();
         let c = &mut self.coupling.carry;
         for k in 0..2 {
             c.owed[k].0 += (got[k].0 - applied[k].0) * step;
             c.owed[k].1 += (got[k].1 - applied[k].1) * step;
         }
-        Ok(run)
+        Ok(())
     }
 
     /// Before the first step the other forces are unknown (the first step measures them). Bodies
@@ -602,16 +621,16 @@ impl Model {
     }
 
     /// One averaged step from `start` (the block's own world) over `h`, paying the owed impulse at
-    /// the rate `pay` besides the contact's wrench, into the outputs or into `scratch_outputs`
-    /// when given.
+    /// the rate `pay` besides the contact's wrench, into the outputs or, `redo`, into
+    /// `Coupling::redo_outputs`; the run is written into `Coupling::run`, in place.
     fn averaged_run(
         &mut self,
         setup: &StepAverageSetup,
         start: &[BodyState; 2],
         h: f64,
         pay: [ForceTorque; 2],
-        scratch_outputs: Option<&mut Outputs>,
-    ) -> Result<(Run, Notes), ModelError> {
+        redo: bool,
+    ) -> Result<Notes, ModelError> {
         let block = self.block.as_ref().expect("the block is built");
         let c = &self.coupling.carry;
         let bodies = Bodies {
@@ -623,33 +642,34 @@ impl Model {
             unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
             dissipate: c.dissipate,
         };
-        let mut end_states = match self.coupling.run.take() {
-            // The previous run of this step is replaced: its buffer is reused.
-            Some(run) => run.end_states,
-            None => std::mem::take(&mut self.coupling.spare),
-        };
-        let out = match scratch_outputs {
-            Some(out) => out,
-            None => &mut self.outputs,
-        };
+        // The previous run is replaced (its buffer of point states reused); until the new one is
+        // complete there is none.
+        let Coupling { run, has_run, redo_outputs, .. } = &mut self.coupling;
+        *has_run = false;
+        let out = if redo { redo_outputs } else { &mut self.outputs };
         let (notes, end) = block
-            .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut end_states, &mut self.scratch, out)
+            .step_average(start, &bodies, h, setup.max_substep, &self.states, &mut run.end_states, &mut self.scratch, out)
             .map_err(ModelError::Input)?;
-        let contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
-        Ok((Run { h, start: *start, end, end_states, pay, contact, normal_force: out.normal_force }, notes))
+        run.h = h;
+        run.start = *start;
+        run.end = end;
+        run.pay = pay;
+        run.contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
+        run.normal_force = out.normal_force;
+        *has_run = true;
+        Ok(notes)
     }
 
     /// The run behind the held outputs, integrated again from `start` over `step` when either
     /// differs from it; the difference between its impulse and the one the bodies received is
     /// owed to them.
-    fn redo(&mut self, setup: &StepAverageSetup, run: Run, start: Option<[BodyState; 2]>, step: f64, applied: &[ForceTorque; 2]) -> Result<Run, ModelError> {
+    fn redo(&mut self, setup: &StepAverageSetup, start: Option<[BodyState; 2]>, step: f64, applied: &[ForceTorque; 2]) -> Result<(), ModelError> {
+        let run = &self.coupling.run;
         if run.h == step && start.is_none() {
-            return Ok(run);
+            return Ok(());
         }
         let from = start.unwrap_or(run.start);
         let pay = run.pay;
-        // The run's buffer of point states is reused by the integration.
-        self.coupling.run = Some(run);
         self.integrate_and_owe(setup, &from, step, pay, applied)
     }
 
@@ -662,22 +682,25 @@ impl Model {
             // but the block averages from the present state.
             self.outputs_valid = false;
             self.update_outputs()?;
-        } else if self.coupling.run.is_none() {
+        } else if !self.coupling.has_run {
             // A restored FMU state or a failed DoStep: the held outputs' step integrated again.
             self.rerun(&setup)?;
         }
         let applied = self.outputs.wrenches();
-        let run = match self.coupling.run.take() {
-            Some(run) => run,
-            None => self.run_for_instantaneous(&setup, step, &applied)?,
-        };
+        if !self.coupling.has_run {
+            self.run_for_instantaneous(&setup, step, &applied)?;
+        }
+        // The step commits the run (a step that fails after this point leaves none: the next
+        // integrates the held outputs' step again). Integrated again below where the step
+        // differs from it, in place.
+        self.coupling.has_run = false;
         let fresh = self.coupling.carry.fresh;
         let mass = setup.mass;
-        let (run, start, end) = if fresh {
+        let (start, end) = if fresh {
             // Inputs arrived after the read: the bodies at this step's start (Jacobi) or end
             // (the bodies stepped first). Told apart by where the block's own bodies are then.
             let inputs = self.reported()?;
-            let c = &mut self.coupling.carry;
+            let Coupling { carry: c, run, .. } = &mut self.coupling;
             let expected_start = shifted(&run.start, &c.drift, &mass, 1.0);
             let own_end: [BodyState; 2] = std::array::from_fn(|k| run.end.motion[k].to_frame(&mass[k]));
             let expected_end = shifted(&own_end, &c.drift, &mass, 1.0);
@@ -709,8 +732,8 @@ impl Model {
             if c.inputs_at_end {
                 // The run started from the bodies as last reported, which are this step's start.
                 let reported_start = c.predicted.unwrap_or(expected_start);
-                let run = self.redo(&setup, run, None, step, &applied)?;
-                (run, reported_start, Some(inputs))
+                self.redo(&setup, None, step, &applied)?;
+                (reported_start, Some(inputs))
             } else {
                 if let Some(p) = c.pending.take() {
                     c.reconcile(&p, &inputs, &mass, &self.mobility);
@@ -725,18 +748,19 @@ impl Model {
                 // there, with the other forces now measured, and the difference between its
                 // impulse and the one the bodies received is owed to them.
                 let own = own_world(&inputs, &self.coupling.carry.drift, &mass);
-                let actual = (own != run.start).then_some(own);
-                let run = self.redo(&setup, run, actual, step, &applied)?;
-                (run, inputs, None)
+                let actual = (own != self.coupling.run.start).then_some(own);
+                self.redo(&setup, actual, step, &applied)?;
+                (inputs, None)
             }
         } else {
             let start = self.coupling.carry.predicted.map_or_else(|| self.reported(), Ok)?;
-            let run = self.redo(&setup, run, None, step, &applied)?;
-            (run, start, None)
+            self.redo(&setup, None, step, &applied)?;
+            (start, None)
         };
+        self.coupling.has_run = false;
         // The owed wrench the held outputs carried was paid over this step, and the energy the
         // extra damping took out is out.
-        let c = &mut self.coupling.carry;
+        let Coupling { carry: c, run, .. } = &mut self.coupling;
         c.dissipate = (c.dissipate - run.end.dissipated).max(0.0);
         for k in 0..2 {
             c.owed[k].0 -= run.pay[k].0 * step;
@@ -776,26 +800,27 @@ impl Model {
                 shifted(&own_end, &c.drift, &mass, 1.0)
             }
         };
-        self.clear_drift(&run, &predicted)?;
+        let force = run.normal_force;
+        self.clear_drift(&predicted)?;
         self.warn_effective_mass(&setup);
-        let mut end_states = run.end_states;
+        // The run's point states become the model's, and the model's old ones the next run's
+        // buffer.
+        let end_states = &mut self.coupling.run.end_states;
         if end_states.len() < crate::block::POINT_OUTPUTS {
             end_states.resize(crate::block::POINT_OUTPUTS, PointState::default());
         }
-        self.coupling.spare = std::mem::replace(&mut self.states, end_states);
+        std::mem::swap(&mut self.states, end_states);
         let c = &mut self.coupling.carry;
         c.predicted = Some(predicted);
         c.fresh = false;
         c.applied = applied;
         c.steps_vary = c.last_step > 0.0 && c.last_step != step;
         c.last_step = step;
-        let force = run.normal_force;
         c.steady_steps = if force > 0.0 && (force - c.normal_force).abs() < 0.2 * force { c.steady_steps + 1.0 } else { 0.0 };
         c.normal_force = force;
         c.evaluated = false;
         c.held_from_prediction = false;
         c.run_from = None;
-        self.coupling.run = None;
         self.input_derivatives = [0.0; crate::block::INPUT_COUNT];
         self.outputs_valid = false;
         self.time += step;
@@ -805,14 +830,14 @@ impl Model {
     /// Removes the drift out of contact over the whole step, where the bodies as reported are
     /// apart too: what the drift put between the two worlds' energies is in the energy balance,
     /// settled when the contact ended. (In a lasting contact [`Carry::pull`] takes it out.)
-    fn clear_drift(&mut self, run: &Run, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
-        if !run.end.forceless || self.coupling.carry.drift.iter().all(|d| *d == Drift::default()) {
+    fn clear_drift(&mut self, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
+        let Coupling { carry, run, redo_outputs: probe, .. } = &mut self.coupling;
+        if !run.end.forceless || carry.drift.iter().all(|d| *d == Drift::default()) {
             return Ok(());
         }
         let block = self.block.as_ref().expect("the block is built");
         let inputs = Inputs::of_frames(frame_of(&predicted[0]), frame_of(&predicted[1]));
-        let mut probe = self.outputs.clone();
-        block.evaluate(&inputs, &mut self.scratch, &run.end_states, &mut probe).map_err(ModelError::Input)?;
+        block.evaluate(&inputs, &mut self.scratch, &run.end_states, probe).map_err(ModelError::Input)?;
         if probe.normal_force == 0.0 && probe.separation > 0.0 {
             self.coupling.carry.drift = [Drift::default(); 2];
         }

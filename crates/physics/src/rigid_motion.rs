@@ -64,11 +64,13 @@ impl MassProperties {
         MassProperties { mass, inertia, com: Vec3::from(*com) }
     }
 
+    #[inline]
     pub fn is_movable(&self) -> bool {
         self.mass > 0.0
     }
 
     /// True when the body has rotational dynamics (a non-zero inertia).
+    #[inline]
     pub fn rotates(&self) -> bool {
         self.is_movable() && self.inertia.iter().any(|x| *x != 0.0)
     }
@@ -121,6 +123,7 @@ pub struct External {
 
 impl Motion {
     /// The motion of a body whose frame has the state `body`.
+    #[inline]
     pub fn from_frame(body: &BodyState, mass: &MassProperties) -> Motion {
         let s = body.pose.q * mass.com;
         let l = if mass.rotates() { world_inertia(&body.pose.q, mass) * body.w } else { Vec3::zeros() };
@@ -128,18 +131,21 @@ impl Motion {
     }
 
     /// The state of the body's frame.
+    #[inline]
     pub fn to_frame(&self, mass: &MassProperties) -> BodyState {
         let s = self.q * mass.com;
         BodyState { pose: Pose { r: self.c - s, q: self.q }, v: self.v_c - self.w.cross(&s), w: self.w }
     }
 
     /// The torque about C of a force `f` and a torque `t_0` about the frame origin (in W).
+    #[inline]
     pub fn torque_about_com(&self, mass: &MassProperties, f: &Vec3, t_0: &Vec3) -> Vec3 {
         t_0 - (self.q * mass.com).cross(f)
     }
 
     /// Half a kick: the velocities move by `h/2` of the force `f` and torque `t_c` (about C) with
     /// the other forces `ext`.
+    #[inline]
     pub fn half_kick(&mut self, mass: &MassProperties, f: &Vec3, t_c: &Vec3, ext: &External, h: f64) {
         if !mass.is_movable() {
             return;
@@ -153,6 +159,7 @@ impl Motion {
 
     /// The drift: the centre of mass moves with its velocity and the body turns with its angular
     /// velocity for `h` (an immovable body likewise: its twist is prescribed).
+    #[inline]
     pub fn drift(&mut self, mass: &MassProperties, h: f64) {
         self.c += self.v_c * h;
         if mass.rotates() {
@@ -184,6 +191,7 @@ impl Motion {
 }
 
 /// The inertia tensor about C in W: `R I R^T`.
+#[inline]
 pub fn world_inertia(q: &Rotation, mass: &MassProperties) -> Matrix3<f64> {
     let r = q.to_rotation_matrix();
     r.matrix() * mass.inertia * r.matrix().transpose()
