@@ -50,6 +50,7 @@
 use super::{check_substeps, Model, ModelError};
 use crate::block::{frame_of, Bodies, Inputs, Notes, Outputs, StepAverageSetup, StepEnd, ForceTorque};
 use crate::physics::contact::PointState;
+use crate::physics::master_order;
 use crate::physics::math::{BodyState, Pose, Rotation, Vec3};
 use crate::physics::mobility::{free_mobility, held_work, mobility_along, Response, MOBILITY_VALUES};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
@@ -710,17 +711,11 @@ impl Model {
                 // set since, and not equal to them, can only be the bodies after a step.
                 to_start > 0.0 || distance_of_positions(&inputs, &expected_start, &mass) > 0.0
             } else {
-                // Later, only clear evidence, three times in a row, turns the order over: at rest and
-                // in slow motion both guesses fit, and a lasting contact's noise fits neither.
-                let clear = to_start.max(to_end) > 1e-6;
-                let other = clear && if c.inputs_at_end { to_start < 0.01 * to_end } else { to_end < 0.01 * to_start };
-                c.order_votes = if other { c.order_votes + 1.0 } else { 0.0 };
-                if c.order_votes >= 3.0 {
-                    c.order_votes = 0.0;
-                    !c.inputs_at_end
-                } else {
-                    c.inputs_at_end
-                }
+                // Later, only clear evidence, three times in a row, turns the order over.
+                let mut votes = c.order_votes as u32;
+                let at_end = master_order::inputs_at_end(c.inputs_at_end, &mut votes, to_start, to_end);
+                c.order_votes = f64::from(votes);
+                at_end
             };
             if at_end != c.inputs_at_end {
                 // The order was taken for the other one so far: what was measured against it
