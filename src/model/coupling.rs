@@ -54,6 +54,7 @@ use crate::physics::master_order;
 use crate::physics::math::{BodyState, Pose, Rotation, Vec3};
 use crate::physics::mobility::{free_mobility, held_work, mobility_along, Response, MOBILITY_VALUES};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
+use crate::physics::state_bytes::{Reader, Visit, Writer};
 
 /// A body's offset from the block's own integration: `c_body = c_own + r`, `q_body = q q_own`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -845,68 +846,6 @@ impl Model {
     }
 }
 
-/// Reads or writes every number of the carried state in one fixed order.
-trait Visit {
-    fn num(&mut self, x: &mut f64);
-    fn vec(&mut self, v: &mut Vec3) {
-        for x in v.iter_mut() {
-            self.num(x);
-        }
-    }
-    fn flag(&mut self, b: &mut bool) {
-        let mut x = f64::from(u8::from(*b));
-        self.num(&mut x);
-        *b = x != 0.0;
-    }
-    fn rotation(&mut self, q: &mut Rotation) {
-        let mut c = q.into_inner().coords;
-        for x in c.iter_mut() {
-            self.num(x);
-        }
-        *q = Rotation::new_normalize(nalgebra::Quaternion::from(c));
-    }
-    fn body(&mut self, b: &mut BodyState) {
-        self.vec(&mut b.pose.r);
-        self.rotation(&mut b.pose.q);
-        self.vec(&mut b.v);
-        self.vec(&mut b.w);
-    }
-    fn motion(&mut self, m: &mut Motion) {
-        self.vec(&mut m.c);
-        self.vec(&mut m.v_c);
-        self.rotation(&mut m.q);
-        self.vec(&mut m.w);
-        self.vec(&mut m.l);
-    }
-    fn wrench(&mut self, w: &mut ForceTorque) {
-        self.vec(&mut w.0);
-        self.vec(&mut w.1);
-    }
-}
-
-struct Writer<'a>(&'a mut Vec<u8>);
-
-impl Visit for Writer<'_> {
-    fn num(&mut self, x: &mut f64) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-}
-
-struct Reader<'a, 'b> {
-    reader: &'a mut fmi_export::table::Reader<'b>,
-    error: Option<String>,
-}
-
-impl Visit for Reader<'_, '_> {
-    fn num(&mut self, x: &mut f64) {
-        match self.reader.f64() {
-            Ok(v) if v.is_finite() => *x = v,
-            Ok(_) => self.error = Some("the serialized FMU state holds a non-finite coupling value".to_string()),
-            Err(e) => self.error = Some(e),
-        }
-    }
-}
-
 fn at_rest() -> BodyState {
     BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }
 }
@@ -1009,7 +948,7 @@ impl Coupling {
     /// Inverse of [`Coupling::write`].
     pub fn read(reader: &mut fmi_export::table::Reader<'_>) -> Result<Coupling, String> {
         let mut carry = Carry::default();
-        let mut r = Reader { reader, error: None };
+        let mut r = Reader { next: || reader.f64(), error: None };
         carry.visit(&mut r);
         match r.error {
             Some(e) => Err(e),
