@@ -12,7 +12,7 @@ use cosim::scenario::flatten_parameters;
 use cosim::{Outcome, Scenario, Simulation};
 
 /// Every scenario file and the test that runs it (`every_scenario_file_is_run_by_a_test`).
-const SCENARIOS: [&str; 20] = [
+const SCENARIOS: [&str; 21] = [
     "sphere_drop",
     "modelica_experiment_1",
     "modelica_experiment_2",
@@ -33,6 +33,7 @@ const SCENARIOS: [&str; 20] = [
     "pendulum_wall_10ms",
     "scene_stack_10ms",
     "scene_grasp_10ms",
+    "scene_cradle",
 ];
 
 fn scenario_dir() -> PathBuf {
@@ -480,4 +481,48 @@ fn scene_grasp_10ms_lifts_the_box_at_the_fingers_speed_less_the_creep() {
         assert!((c.expected.expect("expected") - expected).abs() < 1e-5, "{statistic}: the file expects {:?}, the law gives {expected}", c.expected);
     }
     run_and_pass("scene_grasp_10ms");
+}
+
+/// Newton's cradle, one ContactScene under StepAverage at 1 ms: every check of the file passes,
+/// and the speeds it expects are re-derived here from its parameters: the five balls and
+/// Hunt-Crossley (f = k d^1.5 + b d^1.5 d' between neighbours) integrated together by RK4 at
+/// 1 us for 20 ms, from the first ball's start speed and gap.
+#[test]
+fn scene_cradle_gives_the_speeds_of_the_balls_integrated_together() {
+    let scenario = load("scene_cradle");
+    let (k, b) = (scalar(&scenario, "cradle", "normal.stiffness"), scalar(&scenario, "cradle", "normal.damping"));
+    let (m, r) = (scalar(&scenario, "ball1", "mass"), scalar(&scenario, "cradle", "body[1].radius"));
+    let mut x: Vec<f64> = (1..=5).map(|i| parameter(&scenario, &format!("ball{i}"), "r_0_start")[0]).collect();
+    let mut v: Vec<f64> = (1..=5).map(|i| parameter(&scenario, &format!("ball{i}"), "v_0_start")[0]).collect();
+    let accelerations = |x: &[f64], v: &[f64]| -> Vec<f64> {
+        let mut a = vec![0.0; 5];
+        for i in 0..4 {
+            let d = 2.0 * r - (x[i + 1] - x[i]);
+            let f = if d > 0.0 { (k + b * (v[i] - v[i + 1])).max(0.0) * d.powf(1.5) } else { 0.0 };
+            a[i] -= f / m;
+            a[i + 1] += f / m;
+        }
+        a
+    };
+    let dt = 1e-6;
+    let along = |y: &[f64], dy: &[f64], h: f64| -> Vec<f64> { y.iter().zip(dy).map(|(y, d)| y + h * d).collect() };
+    for _ in 0..20_000 {
+        let a1 = accelerations(&x, &v);
+        let (x2, v2) = (along(&x, &v, dt / 2.0), along(&v, &a1, dt / 2.0));
+        let a2 = accelerations(&x2, &v2);
+        let (x3, v3) = (along(&x, &v2, dt / 2.0), along(&v, &a2, dt / 2.0));
+        let a3 = accelerations(&x3, &v3);
+        let (x4, v4) = (along(&x, &v3, dt), along(&v, &a3, dt));
+        let a4 = accelerations(&x4, &v4);
+        for i in 0..5 {
+            x[i] += dt / 6.0 * (v[i] + 2.0 * v2[i] + 2.0 * v3[i] + v4[i]);
+            v[i] += dt / 6.0 * (a1[i] + 2.0 * a2[i] + 2.0 * a3[i] + a4[i]);
+        }
+    }
+    for (i, speed) in v.iter().enumerate() {
+        let c = check(&scenario, &format!("ball {}: its speed after the impacts = the RK4 reference", i + 1));
+        assert!((c.expected.expect("expected") - speed).abs() < 1e-5, "ball {}: the file expects {:?}, RK4 gives {speed}", i + 1, c.expected);
+        assert_eq!(c.tolerance, Some(0.01));
+    }
+    run_and_pass("scene_cradle");
 }
