@@ -480,6 +480,12 @@ fn scene_grasp_10ms_lifts_the_box_at_the_fingers_speed_less_the_creep() {
         let c = check(&scenario, &format!("box speed from 0.2 s{statistic} = the fingers' less the creep"));
         assert!((c.expected.expect("expected") - expected).abs() < 1e-5, "{statistic}: the file expects {:?}, the law gives {expected}", c.expected);
     }
+    // Told gravity, the box creeps from the start: at the end it is the fingers' lift less the
+    // creep over the whole run (the box starts at 0).
+    assert_eq!(parameter(&scenario, "hand", "coupling.gravity"), parameter(&scenario, "box", "gravity"));
+    let height = expected * scenario.stop_time;
+    let c = check(&scenario, "box height at 1 s: lifted 0.1 m less the creep");
+    assert!((c.expected.expect("expected") - height).abs() < 1e-5, "the file expects {:?}, the law gives {height}", c.expected);
     run_and_pass("scene_grasp_10ms");
 }
 

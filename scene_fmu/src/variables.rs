@@ -1,6 +1,6 @@
 //! The variable table of ContactScene. Value references: `time` 0, `scene.bodies` 10,
 //! `scene.file` 11, the scene's outputs 20 and 21; the laws' parameters 300 to 411 and
-//! `solver.max_step` 600 (ContactForce's rows), `coupling.*` 700 to 702 (ContactForce's); per
+//! `solver.max_step` 600 (ContactForce's rows), `coupling.*` 700 to 702 (ContactForce's) and 703 (`coupling.gravity`, the scene's own); per
 //! body i (1 to 16): inputs from `1000 + 20 (i - 1)`, outputs from `2000 + 10 (i - 1)`,
 //! parameters from `5000 + 50 (i - 1)` (its geometry at ContactForce's `geometry_X.*` offsets 0
 //! to 22, its frame's pose named `geometry.r` and `geometry.q` since `q` is the body's input), then `mass` 30, `inertia` 31, `com` 37, `material` 40, `group` 41, `mask` 42).
@@ -63,7 +63,7 @@ each receives divided by the step, so that stacks and piles stay right at steps 
 <h2>Scene file</h2>\n<p><code>scene.file</code> (TOML or JSON, a path in the FMU's resources folder or absolute) describes \
 the whole scene: bodies, materials, pairs of materials, laws and coupling mode. When it is set, <code>body[i].*</code>, \
 <code>normal.*</code>, <code>friction.*</code>, <code>solver.max_step</code>, <code>coupling.mode</code> and \
-<code>coupling.max_substep</code> are not used, and <code>scene.bodies</code> is 0 or the file's count.</p>\n\
+<code>coupling.max_substep</code> and <code>coupling.gravity</code> are not used, and <code>scene.bodies</code> is 0 or the file's count.</p>\n\
 <h2>Not yet</h2>\n<p>Model Exchange, stateful friction laws and FMI 3 arrays sized by a structural parameter.</p>\n";
 
 /// A new table; each FMU instance owns one.
@@ -157,5 +157,14 @@ fn build_table() -> Vec<V> {
     t.extend(friction_rows(&LAW_ROW_NOTES));
     t.push(solver_row());
     t.extend(coupling_rows());
+    t.push(V::float(
+        "coupling.gravity",
+        703,
+        3,
+        Causality::Parameter,
+        "m/s2",
+        "StepAverage: the acceleration of the other forces on every movable body (gravity, in W) until the first step measures them (all 0 = unknown: bodies that start touching and at rest are taken to rest)",
+        |m| &mut m.parameters.gravity,
+    ));
     t
 }

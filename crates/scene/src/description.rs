@@ -63,11 +63,15 @@ pub struct CouplingDescription {
     pub step_average: bool,
     /// Largest sub-step (s) of the scene's own integration of the bodies.
     pub max_substep: f64,
+    /// The acceleration (m/s2, in W) of the other forces on every movable body as known before
+    /// the first step measures them (gravity); all 0 = unknown, and bodies that start touching
+    /// and at rest are then taken to rest.
+    pub gravity: [f64; 3],
 }
 
 impl Default for CouplingDescription {
     fn default() -> Self {
-        CouplingDescription { step_average: false, max_substep: 1e-5 }
+        CouplingDescription { step_average: false, max_substep: 1e-5, gravity: [0.0; 3] }
     }
 }
 

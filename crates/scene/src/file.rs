@@ -14,6 +14,7 @@
 //! [coupling]
 //! mode = "StepAverage"     # or "Instantaneous" (the default)
 //! max_substep = 1e-5
+//! gravity = [0, 0, -9.81]  # the other forces' acceleration before a step measures them
 //!
 //! [[material]]             # optional: one material, "default", when none is listed
 //! name = "steel"
@@ -257,6 +258,7 @@ pub fn from_value(value: &Value) -> Result<SceneDescription, ParameterError> {
             };
         }
         t.number("max_substep", &mut d.coupling.max_substep)?;
+        t.numbers("gravity", &mut d.coupling.gravity)?;
         t.finish("coupling")?;
     }
     let materials = list(&mut top, "material")?;

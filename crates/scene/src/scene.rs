@@ -45,6 +45,9 @@ pub struct Scene {
     pairs: Vec<PairModel>,
     pub step_average: bool,
     pub max_substep: f64,
+    /// The other forces' acceleration on every movable body before a step measures them (m/s2;
+    /// zero: unknown).
+    pub gravity: Vec3,
 }
 
 const NONE: u32 = u32::MAX;
@@ -105,6 +108,9 @@ impl Scene {
         }
         check_pairs(d)?;
         contact_physics::parameters::check("coupling.max_substep", d.coupling.max_substep, d.coupling.max_substep > 0.0, "must be > 0")?;
+        if !d.coupling.gravity.iter().all(|x| x.is_finite()) {
+            return Err(contact_physics::parameters::refuse("coupling.gravity", format!("{:?}", d.coupling.gravity), "must be finite"));
+        }
         let mut bodies = Vec::with_capacity(d.bodies.len());
         for (i, b) in d.bodies.iter().enumerate() {
             let (shape, offset) = geometry(&body_name(i), &b.geometry, resources, &mut warnings)?;
@@ -149,7 +155,7 @@ impl Scene {
                 pairs.push(PairModel { pair, laws });
             }
         }
-        Ok(Scene { bodies, pair_index, pairs, step_average: d.coupling.step_average, max_substep: d.coupling.max_substep })
+        Ok(Scene { bodies, pair_index, pairs, step_average: d.coupling.step_average, max_substep: d.coupling.max_substep, gravity: Vec3::from(d.coupling.gravity) })
     }
 
     pub fn len(&self) -> usize {

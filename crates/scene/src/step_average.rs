@@ -256,6 +256,13 @@ pub struct Coupling {
 /// How many of the last steps' sizes the owed impulse's payment looks at.
 const RECENT_STEPS: usize = 4;
 
+/// The other forces on body `k` before a step measures them: its weight when the scene knows
+/// gravity (`coupling.gravity`), else none.
+fn known_forces(scene: &Scene, k: usize) -> External {
+    let movable = scene.bodies[k].mass.is_movable();
+    External { accel: if movable { scene.gravity } else { Vec3::zeros() }, torque: Vec3::zeros() }
+}
+
 /// A body's frame state moved by `dr` (its centre of mass and so its frame).
 fn moved(state: &BodyState, dr: &Vec3) -> BodyState {
     let mut s = *state;
@@ -267,7 +274,7 @@ impl Coupling {
     pub fn new(scene: &Scene) -> Coupling {
         let n = scene.len();
         Coupling {
-            external: vec![External::default(); n],
+            external: (0..n).map(|k| known_forces(scene, k)).collect(),
             drift: vec![Vec3::zeros(); n],
             v_offset: vec![Vec3::zeros(); n],
             island: (0..n as u64).collect(),
@@ -336,13 +343,18 @@ impl Coupling {
         Ok(self.run_from(scene, reported, h))
     }
 
-    /// Before the first step the other forces are unknown (the first step measures them). A body
-    /// that starts at rest and touching is taken to rest there: its other forces balance its
+    /// Before the first step the other forces are unknown (the first step measures them), unless
+    /// the scene was told gravity (`coupling.gravity`: each movable body's weight). A body
+    /// that starts at rest and touching is otherwise taken to rest there: its other forces balance its
     /// contacts' wrench, as for a stack placed at its static depths (ContactForce does the same).
     /// Without it the scene's copy of a resting stack springs up over the first step, without
     /// gravity, and the stack drops while the scene learns its weight (1.6 mm under a Jacobi
     /// master at 10 ms).
     fn assume_rest(&mut self, scene: &Scene, reported: &[BodyState]) {
+        if scene.gravity != Vec3::zeros() {
+            // Known: every movable body's other forces are its weight until measured.
+            return;
+        }
         let n = scene.len();
         let mut out = SceneOutputs::zeros(n);
         scene.evaluate(reported, &mut self.work, &mut out);

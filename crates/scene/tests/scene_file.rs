@@ -17,6 +17,7 @@ law = "None"
 [coupling]
 mode = "StepAverage"
 max_substep = 2e-5
+gravity = [0, 0, -9.81]
 
 [[material]]
 name = "steel"
@@ -50,7 +51,7 @@ material = 0
 const JSON: &str = r#"{
   "normal": { "law": "LinearSpringDamper", "stiffness": 1e5, "damping": 300 },
   "friction": { "law": 1 },
-  "coupling": { "mode": "StepAverage", "max_substep": 2e-5 },
+  "coupling": { "mode": "StepAverage", "max_substep": 2e-5, "gravity": [0, 0, -9.81] },
   "material": [{ "name": "steel" }, { "name": "rubber" }],
   "pair": [{ "materials": [1, "steel"], "normal": { "stiffness": 1e4 } }],
   "body": [
@@ -72,6 +73,7 @@ fn toml_and_json_give_the_same_scene() {
     assert_eq!((t.normal.stiffness, t.normal.damping), (1e5, 300.0));
     assert!(t.coupling.step_average);
     assert_eq!(t.coupling.max_substep, 2e-5);
+    assert_eq!(t.coupling.gravity, [0.0, 0.0, -9.81]);
     assert_eq!(t.materials.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["steel", "rubber"]);
     assert_eq!(t.pairs[0].materials, [1, 0]);
     assert_eq!(t.pairs[0].normal.stiffness, 1e4);
@@ -123,6 +125,11 @@ fn errors_name_the_body_the_key_and_the_value() {
     assert!(error(with("material = \"rubber\"", "material = \"glass\"")).starts_with("body[2].material = \"glass\": is not a material (steel, rubber"));
     assert_eq!(error(with("group = 2", "group = -2")), "body[2].group = -2: must be an integer from 0 to 4294967295");
     assert!(error(with("mode = \"StepAverage\"", "mode = \"Average\"")).starts_with("coupling.mode = \"Average\": is not a coupling mode"));
+    assert_eq!(error(with("gravity = [0, 0, -9.81]", "gravity = [0, 0, inf]")), "coupling.gravity = [0,0,null]: must be a list of 3 numbers");
+    // Given in the description itself (the FMU's parameters, a program's own).
+    let mut d = from_toml(TOML).unwrap();
+    d.coupling.gravity = [0.0, f64::NAN, -9.81];
+    assert_eq!(Scene::new(&d, None).map(|_| ()).unwrap_err().to_string(), "coupling.gravity = [0.0, NaN, -9.81]: must be finite");
     assert!(error(with("normal = { stiffness = 1e4 }", "normal = { law = \"HuntCrossley\" }")).starts_with("pair[1].normal.law = 3: the scene has one law set"));
     assert!(error(with("[friction]", "[frction]")).starts_with("frction = {\"law\":\"None\"}: is not a key of a scene"));
     assert!(error("body = 3".to_string()).starts_with("body = 3: must be a list of tables"));
