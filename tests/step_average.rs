@@ -450,3 +450,24 @@ fn a_failed_step_under_a_jacobi_read_is_redone_as_if_it_had_not_failed() {
     };
     assert_eq!(trace(true), trace(false));
 }
+
+/// Told gravity (`coupling.gravity`, here the slope's tilted gravity), the block knows the pull
+/// down the slope before a step has measured it: the box's friction holds from the first step and
+/// it moves less than 2 um (0.68 um) in both orders, where without it the box slides freely over
+/// the first step (4.1 um in all) and under Jacobi over the second too (8.7 um).
+#[test]
+fn a_block_told_gravity_holds_the_box_on_the_incline_from_the_first_step() {
+    for order in [Order::GaussSeidel, Order::Jacobi] {
+        let h = 1e-3;
+        let angle = 20f64.to_radians();
+        let (mut model, mut body) = box_on_incline(angle, h);
+        model.parameters.coupling.gravity = body.g;
+        model.parameters_changed();
+        model.initialize().expect("valid parameters");
+        let mut xs = Vec::new();
+        run(&mut model, &mut body, order, h, 300, |b, _| xs.push(b.r[0]));
+        let range = xs.iter().fold(f64::MIN, |a, x| a.max(*x)) - xs.iter().fold(f64::MAX, |a, x| a.min(*x));
+        println!("{order:?}: told gravity, the box moved over {range:.3e} m");
+        assert!(range < 2e-6, "{order:?}: settling moved it over {range} m");
+    }
+}

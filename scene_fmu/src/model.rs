@@ -45,9 +45,6 @@ pub struct Parameters {
     pub friction: FrictionParameters,
     pub solver_max_step: f64,
     pub coupling: CouplingParameters,
-    /// `coupling.gravity`: the other forces' acceleration on every movable body before the first
-    /// step measures them (m/s2, in W; all 0 = unknown).
-    pub gravity: [f64; 3],
 }
 
 impl Default for Parameters {
@@ -60,7 +57,6 @@ impl Default for Parameters {
             friction: FrictionParameters::default(),
             solver_max_step: 1e-3,
             coupling: CouplingParameters::default(),
-            gravity: [0.0; 3],
         }
     }
 }
@@ -220,7 +216,7 @@ impl Parameters {
             normal: self.normal.clone(),
             friction: self.friction.clone(),
             solver_max_step: self.solver_max_step,
-            coupling: CouplingDescription { step_average: mode == CouplingMode::StepAverage, max_substep: self.coupling.max_substep, gravity: self.gravity },
+            coupling: CouplingDescription { step_average: mode == CouplingMode::StepAverage, max_substep: self.coupling.max_substep, gravity: self.coupling.gravity },
             ..SceneDescription::default()
         })
     }

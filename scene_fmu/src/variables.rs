@@ -1,6 +1,6 @@
 //! The variable table of ContactScene. Value references: `time` 0, `scene.bodies` 10,
 //! `scene.file` 11, the scene's outputs 20 and 21; the laws' parameters 300 to 411 and
-//! `solver.max_step` 600 (ContactForce's rows), `coupling.*` 700 to 702 (ContactForce's) and 703 (`coupling.gravity`, the scene's own); per
+//! `solver.max_step` 600 (ContactForce's rows), `coupling.*` 700 to 703 (ContactForce's); per
 //! body i (1 to 16): inputs from `1000 + 20 (i - 1)`, outputs from `2000 + 10 (i - 1)`,
 //! parameters from `5000 + 50 (i - 1)` (its geometry at ContactForce's `geometry_X.*` offsets 0
 //! to 22, its frame's pose named `geometry.r` and `geometry.q` since `q` is the body's input), then `mass` 30, `inertia` 31, `com` 37, `material` 40, `group` 41, `mask` 42).
@@ -157,14 +157,5 @@ fn build_table() -> Vec<V> {
     t.extend(friction_rows(&LAW_ROW_NOTES));
     t.push(solver_row());
     t.extend(coupling_rows());
-    t.push(V::float(
-        "coupling.gravity",
-        703,
-        3,
-        Causality::Parameter,
-        "m/s2",
-        "StepAverage: the acceleration of the other forces on every movable body (gravity, in W) until the first step measures them (all 0 = unknown: bodies that start touching and at rest are taken to rest)",
-        |m| &mut m.parameters.gravity,
-    ));
     t
 }

@@ -7,6 +7,7 @@ use crate::physics::contact::Laws;
 use crate::physics::enums::not_an_item;
 use crate::physics::friction::{FrictionLaw, FrictionLawKind};
 use crate::physics::material::MaterialPair;
+use crate::physics::math::Vec3;
 use crate::physics::geometry::GeometryPair;
 pub use crate::physics::geometry_parameters::GeometryParameters;
 use crate::physics::geometry_parameters::geometry;
@@ -73,6 +74,8 @@ pub struct StepAverageSetup {
     /// `coupling.step` (s); 0 = the last DoStep's size only.
     pub step: f64,
     pub max_substep: f64,
+    /// `coupling.gravity` (m/s2): the other forces on each movable body until a step measures them.
+    pub gravity: Vec3,
 }
 
 /// StepAverage's parameters checked: at least one body with mass, physical inertias, a sub-step.
@@ -96,7 +99,10 @@ fn step_average(p: &Parameters) -> Result<Option<StepAverageSetup>, ParameterErr
              (0 means immovable, e.g. the ground)",
         ));
     }
-    Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep }))
+    if !c.gravity.iter().all(|x| x.is_finite()) {
+        return Err(refuse("coupling.gravity", format!("{:?}", c.gravity), "must be finite"));
+    }
+    Ok(Some(StepAverageSetup { mass, step: c.step, max_substep: c.max_substep, gravity: Vec3::from(c.gravity) }))
 }
 
 /// Refuses `normal.law` or `friction.law` = ProvidedByInput in an FMU without the provided

@@ -552,14 +552,28 @@ impl Model {
         Ok(())
     }
 
-    /// Before the first step the other forces are unknown (the first step measures them). Bodies
+    /// Before the first step the other forces are unknown (the first step measures them), unless
+    /// the block was told gravity (`coupling.gravity`: each movable body's weight). Otherwise bodies
     /// that start touching and at rest are taken to rest there: each body's other forces balance
     /// the contact's wrench on it, as for a body placed at its static depth (or a stack started at
     /// equilibrium). Without it the block's copy of a resting body would be pushed out of the
     /// contact over the first step and the body would drop, then be thrown.
     fn assume_rest_at_start(&mut self, setup: &StepAverageSetup, start: &[BodyState; 2]) -> Result<(), ModelError> {
-        let c = &self.coupling.carry;
         let movable = |k: usize| setup.mass[k].is_movable();
+        let derivatives = self.has_input_derivatives();
+        let c = &mut self.coupling.carry;
+        if setup.gravity != Vec3::zeros() {
+            // Told gravity: each movable body's other forces are its weight until a step measures
+            // them (a box held on an incline by friction shows no force that reveals the pull
+            // down the slope).
+            if c.last_step == 0.0 && !derivatives {
+                for k in (0..2).filter(|k| movable(*k)) {
+                    c.external[k] = External { accel: setup.gravity, torque: Vec3::zeros() };
+                }
+            }
+            return Ok(());
+        }
+        let c = &self.coupling.carry;
         let at_rest = (0..2).all(|k| start[k].v == Vec3::zeros() && start[k].w == Vec3::zeros());
         if c.last_step != 0.0 || !at_rest || self.has_input_derivatives() || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
             return Ok(());

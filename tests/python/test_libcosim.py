@@ -445,20 +445,6 @@ def test_libcosim_sees_every_parameter_of_both_fmus(model):
 # ---------------------------------------------------------------------------------------------
 # The scenarios at 1 ms under coupling.mode = StepAverage (scenarios/*_1ms.toml), whole
 
-# Known not to hold yet: under libcosim's Jacobi order the sticking box on 20 deg moves 11.2 um
-# against the check's 10 um (cosim, Gauss-Seidel: 4 um; the elastic deflection is 3.65 um). Its
-# friction deflections start at zero and the block, not knowing gravity, takes the box to be held
-# where it starts: the box slides freely over the first step, and under Jacobi over the second
-# too, whose outputs were read before the first step's end was known. The block then owes the
-# box the friction impulse it missed, but not the distance. Strict: a pass is reported, so it is
-# noticed.
-JACOBI_STICK = pytest.mark.xfail(strict=True, reason="StepAverage under Jacobi: the sticking box on 20 deg slides two steps before its friction holds")
-
-
-def scenarios_1ms_marked():
-    return [pytest.param(n, marks=JACOBI_STICK) if n == "incline_stick_1ms" else n for n in SCENARIOS_1MS]
-
-
 SCENARIOS_1MS = {
     # Scenario: its body (the instance the block's body_b stands for) and whether a single contact
     # point on a body with equal principal moments (see the comparison below) is all it has.
@@ -492,7 +478,7 @@ def runs_1ms(tmp_path_factory):
     return get
 
 
-@pytest.mark.parametrize("name", scenarios_1ms_marked())
+@pytest.mark.parametrize("name", sorted(SCENARIOS_1MS))
 def test_1ms_scenario_runs_its_whole_time_in_libcosim_and_every_check_holds(runs_1ms, name):
     run = runs_1ms(name)
     lib, scenario = run["libcosim"], run["scenario"]

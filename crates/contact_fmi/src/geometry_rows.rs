@@ -127,7 +127,7 @@ pub trait Coupled: Sized + 'static {
     fn coupling(&mut self) -> &mut CouplingParameters;
 }
 
-/// `coupling.mode`, `coupling.step` and `coupling.max_substep` (700 to 702).
+/// `coupling.mode`, `coupling.step`, `coupling.max_substep` and `coupling.gravity` (700 to 703).
 pub fn coupling_rows<M: Coupled>() -> Vec<Variable<M>> {
     type V<M> = Variable<M>;
     vec![
@@ -140,5 +140,14 @@ pub fn coupling_rows<M: Coupled>() -> Vec<Variable<M>> {
             std::slice::from_mut(&mut m.coupling().max_substep)
         })
         .min(0.0),
+        V::float(
+            "coupling.gravity",
+            703,
+            3,
+            Causality::Parameter,
+            "m/s2",
+            "StepAverage: the acceleration of the other forces on every movable body (gravity, in W) until the first step measures them (all 0 = unknown: bodies that start touching and at rest are taken to rest)",
+            |m: &mut M| &mut m.coupling().gravity,
+        ),
     ]
 }

@@ -409,11 +409,14 @@ pub struct CouplingParameters {
     pub step: f64,
     /// Largest sub-step (s) of the model's own integration of the bodies (StepAverage).
     pub max_substep: f64,
+    /// The acceleration (m/s2, in W) of the other forces on every movable body until the first
+    /// step measures them (gravity; StepAverage); all 0 = unknown.
+    pub gravity: [f64; 3],
 }
 
 impl Default for CouplingParameters {
     fn default() -> Self {
-        CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5 }
+        CouplingParameters { mode: CouplingMode::Instantaneous.value(), step: 0.0, max_substep: 1e-5, gravity: [0.0; 3] }
     }
 }
 
