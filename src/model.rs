@@ -80,6 +80,9 @@ pub struct Model {
     inputs_before: Inputs,
     /// What StepAverage carried over before the current step, likewise.
     coupling_before: coupling::Checkpoint,
+    /// The coupling was checkpointed by the step under way (StepAverage only: no other DoStep
+    /// changes it).
+    coupling_saved: bool,
     /// Contact points of the last evaluation, reused so that warm calls do not allocate.
     scratch: Vec<ContactPoint>,
     /// One-time warnings already given.
@@ -132,6 +135,7 @@ impl Default for Model {
             states_before: Vec::new(),
             inputs_before: Inputs::default(),
             coupling_before: coupling::Checkpoint::default(),
+            coupling_saved: false,
             scratch: Vec::with_capacity(8),
             warned: Notes::default(),
             warnings: Vec::new(),
@@ -404,13 +408,18 @@ impl Rollback for Model {
     fn save(&mut self) {
         self.states_before.clone_from(&self.states);
         self.inputs_before = self.inputs.clone();
-        self.coupling.checkpoint(&mut self.coupling_before);
+        self.coupling_saved = self.block.as_ref().is_some_and(|b| b.step_average_setup().is_some());
+        if self.coupling_saved {
+            self.coupling.checkpoint(&mut self.coupling_before);
+        }
     }
 
     fn roll_back(&mut self) {
         std::mem::swap(&mut self.states, &mut self.states_before);
         std::mem::swap(&mut self.inputs, &mut self.inputs_before);
-        self.coupling.restore(&self.coupling_before);
+        if self.coupling_saved {
+            self.coupling.restore(&self.coupling_before);
+        }
         self.outputs_valid = false;
     }
 }
