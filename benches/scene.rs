@@ -9,6 +9,11 @@
 //!   the scene's outputs over a 1 ms step and its DoStep (every body integrated together in
 //!   10 sub-steps of 0.1 ms, each evaluating the 3 box contacts of 8 points).
 //!
+//! - `scene/N resting spheres on a grid: one scene evaluation` for N = 25, 100 and 400: the
+//!   same spheres on a square grid, so that each touches the plane only; per sphere, the time
+//!   grows with N as the broad phase's sort (n log n) and not as the N (N + 1) / 2 pairs an
+//!   all-pairs loop would test.
+//!
 //! `cargo bench --bench scene`; `cargo xtask bench` runs it with the others and prints the table.
 
 mod common;
@@ -109,6 +114,46 @@ fn spheres(c: &mut Criterion, order: &mut Order) {
     g.finish();
 }
 
+/// A scene of a plane and `n` spheres resting 0.1 mm deep on a square grid 0.15 m apart.
+fn grid(n: usize) -> (Scene, Vec<BodyState>) {
+    let mut d = SceneDescription::default();
+    d.normal.law = NormalLawKind::HuntCrossley.value();
+    d.normal.stiffness = 1e7;
+    d.bodies.push(BodyDescription::new(ShapeKind::Plane));
+    let side = (n as f64).sqrt().ceil() as usize;
+    let mut states = vec![BodyState { v: Vec3::zeros(), ..at(0.0, 0.0, 0.0) }];
+    for i in 0..n {
+        let mut b = BodyDescription::new(ShapeKind::Sphere);
+        b.geometry.radius = RADIUS;
+        b.body.mass = 1.0;
+        d.bodies.push(b);
+        states.push(at(0.15 * (i % side) as f64, 0.15 * (i / side) as f64, RADIUS - DEPTH));
+    }
+    (Scene::new(&d, None).expect("the scene"), states)
+}
+
+fn growth(c: &mut Criterion, order: &mut Order) {
+    for n in [25, 100, 400] {
+        let (scene, states) = grid(n);
+        let (mut work, mut out) = (Workspace::default(), SceneOutputs::default());
+        scene.evaluate(&states, &mut work, &mut out);
+        assert_eq!(out.active_contacts, n, "every sphere touches the plane and no other");
+        let mut one_scene = || {
+            scene.evaluate(black_box(&states), &mut work, &mut out);
+            out.bodies[1].f_0.z
+        };
+        let id = format!("{n} resting spheres on a grid: one scene evaluation");
+        order.add("scene", &id, n);
+        if profiled(&id, &mut one_scene) {
+            continue;
+        }
+        let mut g = c.benchmark_group("scene");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(&id, |b| b.iter(&mut one_scene));
+        g.finish();
+    }
+}
+
 fn box_stack(c: &mut Criterion, order: &mut Order) {
     let mut d = SceneDescription::default();
     d.normal.law = NormalLawKind::LinearSpringDamper.value();
@@ -158,6 +203,7 @@ fn main() {
     let mut order = Order::new("scene");
     spheres(&mut c, &mut order);
     box_stack(&mut c, &mut order);
+    growth(&mut c, &mut order);
     drop(order);
     c.final_summary();
 }
