@@ -180,9 +180,9 @@ impl FmuModel for Model {
                 let mut flag = || reader.f64().map(|x| x != 0.0);
                 let (run_ready, held_from_prediction, inputs_fresh) = (flag()?, flag()?, flag()?);
                 let last_step = reader.f64()?;
-                // The parameters were read before: the scene they make says how many bodies.
-                let bodies = self.built()?.scene.len();
-                self.built = None;
+                // The parameters were read before: the scene they describe says how many bodies
+                // (the description only: its shapes are built when first needed).
+                let bodies = self.parameters.description(self.resources.as_deref()).map_err(|e| e.to_string())?.bodies.len();
                 let coupling = contact_scene::Coupling::read(bodies, || reader.f64())?;
                 (self.run_ready, self.held_from_prediction, self.inputs_fresh, self.last_step) = (run_ready, held_from_prediction, inputs_fresh, last_step);
                 self.restored = Some(coupling);

@@ -51,7 +51,7 @@ use super::{check_substeps, Model, ModelError};
 use crate::block::{frame_of, Bodies, Inputs, Notes, Outputs, StepAverageSetup, StepEnd, ForceTorque};
 use crate::physics::contact::PointState;
 use crate::physics::master_order;
-use crate::physics::math::{BodyState, Pose, Rotation, Vec3};
+use crate::physics::math::{BodyState, Rotation, Vec3};
 use crate::physics::mobility::{free_mobility, held_work, mobility_along, Response, MOBILITY_VALUES};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
 use crate::physics::state_bytes::{Reader, Visit, Writer};
@@ -97,10 +97,10 @@ struct Run {
 impl Default for Run {
     fn default() -> Self {
         let zero = (Vec3::zeros(), Vec3::zeros());
-        let still = Motion::from_frame(&at_rest(), &MassProperties::immovable());
+        let still = Motion::still();
         Run {
             h: 0.0,
-            start: [at_rest(); 2],
+            start: [BodyState::at_rest(); 2],
             end: StepEnd { motion: [still; 2], law_work: 0.0, dissipated: 0.0, forceless: true },
             end_states: Vec::new(),
             pay: [zero; 2],
@@ -575,7 +575,7 @@ impl Model {
         }
         let c = &self.coupling.carry;
         let at_rest = (0..2).all(|k| start[k].v == Vec3::zeros() && start[k].w == Vec3::zeros());
-        if c.last_step != 0.0 || !at_rest || self.has_input_derivatives() || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
+        if c.last_step != 0.0 || !at_rest || derivatives || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
             return Ok(());
         }
         let block = self.block.as_ref().expect("the block is built");
@@ -860,10 +860,6 @@ impl Model {
     }
 }
 
-fn at_rest() -> BodyState {
-    BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }
-}
-
 impl Carry {
     fn visit(&mut self, v: &mut dyn Visit) {
         v.num(&mut self.last_step);
@@ -898,7 +894,7 @@ impl Carry {
         v.flag(&mut self.warned_no_step);
         let mut has = self.predicted.is_some();
         v.flag(&mut has);
-        let mut predicted = self.predicted.unwrap_or([at_rest(); 2]);
+        let mut predicted = self.predicted.unwrap_or([BodyState::at_rest(); 2]);
         if has {
             predicted.iter_mut().for_each(|b| v.body(b));
         }
@@ -906,9 +902,9 @@ impl Carry {
         let mut has = self.pending.is_some();
         v.flag(&mut has);
         let mut p = self.pending.unwrap_or(Pending {
-            start: [at_rest(); 2],
-            own_start: [at_rest(); 2],
-            own_end: [Motion::from_frame(&at_rest(), &MassProperties::immovable()); 2],
+            start: [BodyState::at_rest(); 2],
+            own_start: [BodyState::at_rest(); 2],
+            own_end: [Motion::still(); 2],
             held: [zero_wrench(); 2],
             h: 0.0,
             law_work: 0.0,
@@ -935,7 +931,7 @@ impl Carry {
         v.flag(&mut self.held_from_prediction);
         let mut has = self.run_from.is_some();
         v.flag(&mut has);
-        let mut from = self.run_from.unwrap_or(RunFrom { h: 0.0, start: [at_rest(); 2], pay: [zero_wrench(); 2] });
+        let mut from = self.run_from.unwrap_or(RunFrom { h: 0.0, start: [BodyState::at_rest(); 2], pay: [zero_wrench(); 2] });
         if has {
             v.num(&mut from.h);
             from.start.iter_mut().for_each(|b| v.body(b));

@@ -43,6 +43,11 @@ pub struct BodyState {
 }
 
 impl BodyState {
+    /// A body at rest with its frame on W's: what a coupling holds before the first state arrives.
+    pub fn at_rest() -> BodyState {
+        BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }
+    }
+
     /// Velocity of the body's material point at `p` (in W): `v + w × (p - r)`.
     pub fn velocity_at(&self, p: &Vec3) -> Vec3 {
         self.v + self.w.cross(&(p - self.pose.r))

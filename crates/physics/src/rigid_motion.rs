@@ -122,6 +122,11 @@ pub struct External {
 }
 
 impl Motion {
+    /// An immovable body at rest on W's frame: what a coupling holds before the first step.
+    pub fn still() -> Motion {
+        Motion::from_frame(&BodyState::at_rest(), &MassProperties::immovable())
+    }
+
     /// The motion of a body whose frame has the state `body`.
     #[inline]
     pub fn from_frame(body: &BodyState, mass: &MassProperties) -> Motion {

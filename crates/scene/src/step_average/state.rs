@@ -3,8 +3,8 @@
 //! was taken from), in one fixed order (`contact_physics::state_bytes`). The scratch space is not
 //! kept.
 
-use contact_physics::math::{BodyState, Pose, Vec3};
-use contact_physics::rigid_motion::{External, MassProperties, Motion};
+use contact_physics::math::{BodyState, Vec3};
+use contact_physics::rigid_motion::{External, Motion};
 use contact_physics::state_bytes::{list, option, Reader, Visit, Writer};
 
 use super::{zero, Averaged, Coupling, ForceTorque, Pending, Run, RECENT_STEPS};
@@ -13,20 +13,12 @@ use crate::scene::{BodyOutput, SceneOutputs, Workspace};
 /// The most bodies and pairs a state may hold (a count read past them is damage).
 const MAX_ITEMS: usize = 1 << 20;
 
-fn at_rest() -> BodyState {
-    BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() }
-}
-
-fn still() -> Motion {
-    Motion::from_frame(&at_rest(), &MassProperties::immovable())
-}
-
 fn bodies(v: &mut dyn Visit, items: &mut Vec<BodyState>) {
-    list(v, items, MAX_ITEMS, at_rest(), |v, b| v.body(b));
+    list(v, items, MAX_ITEMS, BodyState::at_rest(), |v, b| v.body(b));
 }
 
 fn motions(v: &mut dyn Visit, items: &mut Vec<Motion>) {
-    list(v, items, MAX_ITEMS, still(), |v, m| v.motion(m));
+    list(v, items, MAX_ITEMS, Motion::still(), |v, m| v.motion(m));
 }
 
 fn vecs(v: &mut dyn Visit, items: &mut Vec<Vec3>) {
