@@ -26,6 +26,7 @@
  *   TOKEN     the GUID (FMI 2) or instantiationToken (FMI 3) of the model description
  *   SPEC      p:VR=X      Float64 parameter, set before initialisation
  *             e:VR=N      enumeration parameter (FMI 2 Integer, FMI 3 Int64)
+ *             n:VR=N      Int32 parameter (FMI 2 Integer, FMI 3 Int32)
  *             s:VR=TEXT   string parameter
  *             u:VR=X:R    input, set to X + R t before every step
  *             o:VR        Float64 output read after every step
@@ -153,6 +154,7 @@ typedef fmi3Status fmi3GetInt32TYPE(fmi3Instance, const fmi3ValueReference[], si
 typedef fmi3Status fmi3GetBooleanTYPE(fmi3Instance, const fmi3ValueReference[], size_t, fmi3Boolean[], size_t);
 typedef fmi3Status fmi3GetStringTYPE(fmi3Instance, const fmi3ValueReference[], size_t, fmi3String[], size_t);
 typedef fmi3Status fmi3SetFloat64TYPE(fmi3Instance, const fmi3ValueReference[], size_t, const fmi3Float64[], size_t);
+typedef fmi3Status fmi3SetInt32TYPE(fmi3Instance, const fmi3ValueReference[], size_t, const fmi3Int32[], size_t);
 typedef fmi3Status fmi3SetInt64TYPE(fmi3Instance, const fmi3ValueReference[], size_t, const fmi3Int64[], size_t);
 typedef fmi3Status fmi3SetStringTYPE(fmi3Instance, const fmi3ValueReference[], size_t, const fmi3String[], size_t);
 typedef fmi3Status fmi3GetFMUStateTYPE(fmi3Instance, fmi3FMUState *);
@@ -175,9 +177,10 @@ typedef struct { uint32_t vr; const char *text; } StringSpec;
 
 static RealSpec params[MAX_SPECS], inputs[MAX_SPECS];
 static IntSpec enums[MAX_SPECS];
+static IntSpec ints[MAX_SPECS];
 static StringSpec strings[MAX_SPECS];
 static uint32_t real_outputs[MAX_SPECS], int_outputs[MAX_SPECS], bool_outputs[MAX_SPECS];
-static size_t n_params, n_inputs, n_enums, n_strings, n_real_outputs, n_int_outputs, n_bool_outputs;
+static size_t n_params, n_inputs, n_enums, n_ints, n_strings, n_real_outputs, n_int_outputs, n_bool_outputs;
 static uint32_t nan_input;
 static bool has_nan_input;
 static int steps = 200, cycles = 50;
@@ -216,13 +219,15 @@ static void parse(int argc, char **argv) {
         double x, r;
         long long n;
         int used = 0;
-        if (n_params >= MAX_SPECS || n_inputs >= MAX_SPECS || n_enums >= MAX_SPECS || n_strings >= MAX_SPECS ||
+        if (n_params >= MAX_SPECS || n_inputs >= MAX_SPECS || n_enums >= MAX_SPECS || n_ints >= MAX_SPECS || n_strings >= MAX_SPECS ||
             n_real_outputs >= MAX_SPECS || n_int_outputs >= MAX_SPECS || n_bool_outputs >= MAX_SPECS)
             fail("too many specs");
         if (sscanf(a, "p:%u=%lf%n", &vr, &x, &used) == 2 && a[used] == '\0') {
             params[n_params++] = (RealSpec){vr, x, 0.0};
         } else if (sscanf(a, "e:%u=%lld%n", &vr, &n, &used) == 2 && a[used] == '\0') {
             enums[n_enums++] = (IntSpec){vr, n};
+        } else if (sscanf(a, "n:%u=%lld%n", &vr, &n, &used) == 2 && a[used] == '\0') {
+            ints[n_ints++] = (IntSpec){vr, n};
         } else if (sscanf(a, "s:%u=%n", &vr, &used) == 1 && used > 0) {
             strings[n_strings++] = (StringSpec){vr, a + used};
         } else if (sscanf(a, "u:%u=%lf:%lf%n", &vr, &x, &r, &used) == 3 && a[used] == '\0') {
@@ -360,6 +365,10 @@ static void set_parameters2(const Fmi2 *f, fmi2Component c) {
     for (size_t i = 0; i < n_enums; i++) {
         fmi2Integer value = (fmi2Integer)enums[i].value;
         CHECK(f->SetInteger(c, &enums[i].vr, 1, &value), fmi2OK);
+    }
+    for (size_t i = 0; i < n_ints; i++) {
+        fmi2Integer value = (fmi2Integer)ints[i].value;
+        CHECK(f->SetInteger(c, &ints[i].vr, 1, &value), fmi2OK);
     }
     for (size_t i = 0; i < n_strings; i++) CHECK(f->SetString(c, &strings[i].vr, 1, &strings[i].text), fmi2OK);
 }
@@ -507,6 +516,7 @@ typedef struct {
     fmi3GetBooleanTYPE *GetBoolean;
     fmi3GetStringTYPE *GetString;
     fmi3SetFloat64TYPE *SetFloat64;
+    fmi3SetInt32TYPE *SetInt32;
     fmi3SetInt64TYPE *SetInt64;
     fmi3SetStringTYPE *SetString;
     fmi3GetFMUStateTYPE *GetFMUState;
@@ -533,6 +543,7 @@ static Fmi3 load3(void *lib) {
     f.GetBoolean = (fmi3GetBooleanTYPE *)symbol(lib, "fmi3GetBoolean");
     f.GetString = (fmi3GetStringTYPE *)symbol(lib, "fmi3GetString");
     f.SetFloat64 = (fmi3SetFloat64TYPE *)symbol(lib, "fmi3SetFloat64");
+    f.SetInt32 = (fmi3SetInt32TYPE *)symbol(lib, "fmi3SetInt32");
     f.SetInt64 = (fmi3SetInt64TYPE *)symbol(lib, "fmi3SetInt64");
     f.SetString = (fmi3SetStringTYPE *)symbol(lib, "fmi3SetString");
     f.GetFMUState = (fmi3GetFMUStateTYPE *)symbol(lib, "fmi3GetFMUState");
@@ -554,6 +565,10 @@ static void set_parameters3(const Fmi3 *f, fmi3Instance c) {
     for (size_t i = 0; i < n_enums; i++) {
         fmi3Int64 value = enums[i].value;
         CHECK(f->SetInt64(c, &enums[i].vr, 1, &value, 1), fmi3OK);
+    }
+    for (size_t i = 0; i < n_ints; i++) {
+        fmi3Int32 value = (fmi3Int32)ints[i].value;
+        CHECK(f->SetInt32(c, &ints[i].vr, 1, &value, 1), fmi3OK);
     }
     for (size_t i = 0; i < n_strings; i++) CHECK(f->SetString(c, &strings[i].vr, 1, &strings[i].text, 1), fmi3OK);
 }

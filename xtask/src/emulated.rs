@@ -4,7 +4,7 @@
 //! Linux ones under qemu-user (the importer built with zig, Debian's aarch64 glibc as the
 //! sysroot). Each binary comes out of the FMU archive as it ships. Each run writes the outputs of
 //! its steps, which must equal those of the x86-64 Linux binary (run natively with the same
-//! arguments) within [`RELATIVE_TOLERANCE`]; and the unwinding probe, built like the FMU binaries,
+//! arguments) within [`RELATIVE_TOLERANCE`] (near zero, [`ABSOLUTE_TOLERANCE`]); and the unwinding probe, built like the FMU binaries,
 //! must catch its panic on each platform.
 //!
 //! wine 8 (Debian 12) lacks `ProcessPrng` in bcryptprimitives.dll, which Rust's standard library
@@ -23,8 +23,16 @@ use crate::valgrind::{self, Case};
 use crate::zigbuild::Toolchain;
 use crate::{apt, root, run, target_dir, Result};
 
-/// Two outputs agree when they differ by at most this, relative to the larger magnitude.
+/// Two outputs agree when they differ by at most this, relative to the larger magnitude of the
+/// two or, for a value near zero, to the largest magnitude the output takes over the host's
+/// trace (a torque of 4e-15 N.m that should be 0, in a trace where it reaches 10 N.m, differs by
+/// its rounding, not relatively).
 pub const RELATIVE_TOLERANCE: f64 = 1e-12;
+
+/// Outputs that differ by less than this in their own unit (N, N.m, m, m/s) agree whatever their
+/// relative difference: an output that is the rounding of zero throughout a trace (a torque of
+/// 3e-14 N.m that the aarch64 build gives with the other sign) has no scale to be relative to.
+pub const ABSOLUTE_TOLERANCE: f64 = 1e-13;
 
 fn output_dir() -> PathBuf {
     target_dir().join("emulated")
@@ -204,6 +212,7 @@ fn compare(case: &str, platform: &'static str, reference: &[Vec<f64>], trace: &[
     }
     let mut comparison = Comparison { case: case.to_string(), platform, values: 0, identical: 0, largest_relative_difference: 0.0 };
     let mut worst = None;
+    let scale: Vec<f64> = (0..reference[0].len()).map(|output| reference.iter().map(|row| row[output].abs()).filter(|x| x.is_finite()).fold(0.0, f64::max)).collect();
     for (step, (a, b)) in reference.iter().zip(trace).enumerate() {
         for (output, (&x, &y)) in a.iter().zip(b).enumerate() {
             comparison.values += 1;
@@ -211,7 +220,10 @@ fn compare(case: &str, platform: &'static str, reference: &[Vec<f64>], trace: &[
                 comparison.identical += 1;
                 continue;
             }
-            let relative = relative_difference(x, y);
+            if (x - y).abs() < ABSOLUTE_TOLERANCE {
+                continue;
+            }
+            let relative = relative_difference(x, y, scale[output]);
             if relative > comparison.largest_relative_difference {
                 comparison.largest_relative_difference = relative;
                 worst = Some((step, output, x, y));
@@ -228,12 +240,13 @@ fn compare(case: &str, platform: &'static str, reference: &[Vec<f64>], trace: &[
     }
 }
 
-/// |x - y| relative to the larger magnitude; infinite when one is NaN and the other not.
-fn relative_difference(x: f64, y: f64) -> f64 {
+/// |x - y| relative to the larger magnitude of the two and `scale`; infinite when one is NaN and
+/// the other not.
+fn relative_difference(x: f64, y: f64, scale: f64) -> f64 {
     if x == y || (x.is_nan() && y.is_nan()) {
         return 0.0;
     }
-    let difference = (x - y).abs() / x.abs().max(y.abs());
+    let difference = (x - y).abs() / x.abs().max(y.abs()).max(scale);
     if difference.is_nan() {
         f64::INFINITY
     } else {
@@ -256,8 +269,17 @@ mod tests {
         let error = compare("M-fmi2", "p", &reference, &far).err().unwrap();
         assert!(error.starts_with("M-fmi2 on p: step 1, output 2 is 4.000000000012e0 where x86_64-linux gives 4e0"), "{error}");
         assert!(compare("M-fmi2", "p", &reference, &reference[..1]).is_err());
-        assert_eq!(relative_difference(0.0, 1e-20), 1.0);
-        assert_eq!(relative_difference(f64::NAN, 1.0), f64::INFINITY);
+        assert_eq!(relative_difference(0.0, 1e-20, 0.0), 1.0);
+        assert_eq!(relative_difference(f64::NAN, 1.0, 0.0), f64::INFINITY);
+        // Near zero, relative to the output's largest magnitude over the trace.
+        assert!(relative_difference(3.72e-15, 3.70e-15, 10.0) < 1e-17);
+        let reference = vec![vec![10.0, 0.0], vec![3.70e-15, 1e-16]];
+        let rounded = vec![vec![10.0, 0.0], vec![3.72e-15, -1.1e-16]];
+        assert!(compare("M-fmi2", "p", &reference, &rounded).is_ok(), "differences below the absolute tolerance agree");
+        let reference = vec![vec![10.0, 0.0], vec![3.70e-15, 1e-12]];
+        let rounded = vec![vec![10.0, 0.0], vec![3.72e-15, 1.3e-12]];
+        let error = compare("M-fmi2", "p", &reference, &rounded).err().unwrap();
+        assert!(error.starts_with("M-fmi2 on p: step 1, output 1 is"), "only the output whose scale is its own differs: {error}");
     }
 
     #[test]

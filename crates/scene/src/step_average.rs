@@ -32,6 +32,7 @@
 mod state;
 
 use contact_physics::master_order;
+use contact_physics::mobility::LEAST_RESPONSE;
 use contact_physics::math::{BodyState, Vec3};
 use contact_physics::rigid_motion::{External, MassProperties, Motion};
 
@@ -63,6 +64,15 @@ pub struct Averaged {
     pub pairs: Vec<(u32, u32)>,
 }
 
+/// Mass properties that answer forces with the share `response` of `mass`'s answer.
+fn shown_mass(mass: &MassProperties, response: f64) -> MassProperties {
+    if response == 1.0 {
+        *mass
+    } else {
+        MassProperties { mass: mass.mass / response, inertia: mass.inertia / response, com: mass.com }
+    }
+}
+
 /// A driven body (mass 0: its motion is its inputs') keeps the acceleration measured over the
 /// last step (`ext.accel`): half of a sub-step's change of velocity.
 fn driven_kick(motion: &mut Motion, mass: &MassProperties, ext: &External, dt: f64) {
@@ -77,12 +87,13 @@ impl Scene {
     /// about the frame origin) spread evenly over the step, as the importer's body receives it
     /// (paid as a kick at the start instead, the copy ran ahead of the body by `owed h / 2m`,
     /// an offset the pull then took out with a second impulse): the contacts' wrench averaged
-    /// over the step.
-    pub fn integrate(&self, start: &[BodyState], external: &[External], owed: &[ForceTorque], h: f64, work: &mut Workspace) -> Averaged {
+    /// over the step. Each body answers forces with the share `response` of its own mass
+    /// properties' answer (1 for a free body; less for one that shows more mass than its own).
+    pub fn integrate(&self, start: &[BodyState], external: &[External], owed: &[ForceTorque], response: &[f64], h: f64, work: &mut Workspace) -> Averaged {
         let n = self.len();
         let substeps = (h / self.max_substep * (1.0 - 1e-12)).ceil().max(1.0) as u64;
         let dt = h / substeps as f64;
-        let mass: Vec<MassProperties> = self.bodies.iter().map(|b| b.mass).collect();
+        let mass: Vec<MassProperties> = self.bodies.iter().zip(response).map(|(b, s)| shown_mass(&b.mass, *s)).collect();
         let mut motion: Vec<Motion> = (0..n).map(|k| Motion::from_frame(&start[k], &mass[k])).collect();
         let external: Vec<External> = (0..n)
             .map(|k| {
@@ -250,6 +261,13 @@ pub struct Coupling {
     /// DoStep are the bodies at its end; and the steps in a row that said otherwise.
     inputs_at_end: bool,
     order_votes: u32,
+    /// The share of its own mass properties' answer with which each body answered the held
+    /// forces (learnt; 1 for a free body), and the last step's sample: the impulse held (N.s)
+    /// and the change of velocity the other forces known then did not explain (m/s).
+    response: Vec<f64>,
+    response_sample: Vec<Option<(Vec3, Vec3)>>,
+    /// The force each body held over the last reconciled step (N).
+    last_held: Vec<Vec3>,
     work: Workspace,
 }
 
@@ -271,6 +289,18 @@ fn moved(state: &BodyState, dr: &Vec3) -> BodyState {
 }
 
 impl Coupling {
+    /// The mass body `k` shows to the held forces (kg): its own over its learnt response.
+    fn shown(&self, scene: &Scene, k: usize) -> f64 {
+        scene.bodies[k].mass.mass / self.response[k]
+    }
+
+    /// The share of its own mass properties' answer with which body `k` answered the held
+    /// forces: 1 for a free body, less for one that shows more mass (a joint, a drive, a body
+    /// whose motion its FMU prescribes).
+    pub fn response(&self, k: usize) -> f64 {
+        self.response[k]
+    }
+
     pub fn new(scene: &Scene) -> Coupling {
         let n = scene.len();
         Coupling {
@@ -290,6 +320,9 @@ impl Coupling {
             recent_steps: [0.0; RECENT_STEPS],
             inputs_at_end: false,
             order_votes: 0,
+            response: vec![1.0; n],
+            response_sample: vec![None; n],
+            last_held: vec![Vec3::zeros(); n],
             work: Workspace::default(),
         }
     }
@@ -365,7 +398,7 @@ impl Coupling {
                 continue;
             }
             let (f, t_0) = (out.bodies[k].f_0, out.bodies[k].t_0);
-            self.external[k].accel = -f / mass.mass;
+            self.external[k].accel = -f / self.shown(scene, k);
             if mass.rotates() {
                 self.external[k].torque = -Motion::from_frame(state, mass).torque_about_com(mass, &f, &t_0);
             }
@@ -383,7 +416,7 @@ impl Coupling {
         let over = self.recent_steps.iter().fold(h, |a, b| a.max(*b));
         let pay: Vec<ForceTorque> = self.owed.iter().map(|(f, t)| (f / over, t / over)).collect();
         let paid: Vec<ForceTorque> = pay.iter().map(|(f, t)| (f * h, t * h)).collect();
-        let averaged = scene.integrate(&own, &self.external, &paid, h, &mut self.work);
+        let averaged = scene.integrate(&own, &self.external, &paid, &self.response, h, &mut self.work);
         let correction: Vec<Vec3> = (0..n)
             .map(|k| {
                 let [first, second] = self.correction[k];
@@ -418,7 +451,7 @@ impl Coupling {
         if self.steady[k] < 2 || !mass.is_movable() || self.drift[k].norm() < REST_DEADBAND {
             return Vec3::zeros();
         }
-        let f = self.drift[k] * (-REST_RELAXATION * mass.mass / (h * h));
+        let f = self.drift[k] * (-REST_RELAXATION * self.shown(scene, k) / (h * h));
         if f.norm() > contact {
             f * (contact / f.norm())
         } else {
@@ -468,7 +501,7 @@ impl Coupling {
             // computed for, they pay more); the difference between the contacts' impulse then and
             // the one held is owed to the bodies.
             let paid: Vec<ForceTorque> = run.pay.iter().map(|(f, t)| (f * h, t * h)).collect();
-            let again = scene.integrate(&run.own, &self.external, &paid, h, &mut self.work);
+            let again = scene.integrate(&run.own, &self.external, &paid, &self.response, h, &mut self.work);
             for k in 0..scene.len() {
                 // The forces on the bodies alone were held as they were meant: not owed.
                 let got = again.wrenches[k];
@@ -537,9 +570,10 @@ impl Coupling {
                 let mass = &scene.bodies[k].mass;
                 let mut m = run.averaged.end[k];
                 if mass.is_movable() {
-                    let a = run.unseen[k] / mass.mass;
+                    let shown = self.shown(scene, k);
+                    let a = run.unseen[k] / shown;
                     m.c += self.drift[k] + self.v_offset[k] * h + a * (0.5 * h * h);
-                    m.v_c += self.v_offset[k] + a * h - self.owed[k].0 / mass.mass;
+                    m.v_c += self.v_offset[k] + a * h - self.owed[k].0 / shown;
                 }
                 m.to_frame(mass)
             })
@@ -599,7 +633,7 @@ impl Coupling {
             if !movable(k) {
                 continue;
             }
-            let a = run.correction[k] / scene.bodies[k].mass.mass;
+            let a = run.correction[k] / self.shown(scene, k);
             if !run.averaged.touched[k] {
                 self.drift[k] += self.v_offset[k] * h + a * (0.5 * h * h);
             }
@@ -629,10 +663,10 @@ impl Coupling {
             // The offsets' momentum is zero but for the copy's rounding over its sub-steps
             // (1e-15 m on positions of 0.1 m): the mean is taken out, so that the corrections'
             // impulses sum to zero to the last bits.
-            let total: Vec3 = moving.iter().map(|&m| self.drift[m] * scene.bodies[m].mass.mass).sum();
-            let island_mass: f64 = moving.iter().map(|&m| scene.bodies[m].mass.mass).sum();
+            let total: Vec3 = moving.iter().map(|&m| self.drift[m] * self.shown(scene, m)).sum();
+            let island_mass: f64 = moving.iter().map(|&m| self.shown(scene, m)).sum();
             for &m in &moving {
-                let mass = scene.bodies[m].mass.mass;
+                let mass = self.shown(scene, m);
                 let offset = if moving.len() > 1 { self.drift[m] - total / island_mass } else { self.drift[m] };
                 self.correction[m][0] = -offset * (mass / h);
             }
@@ -642,6 +676,29 @@ impl Coupling {
                 self.next_island += 1;
             }
         }
+    }
+
+    /// Body `k` (of mass `m`) held the impulse `impulse` over the last step and changed its
+    /// velocity by `dv` beyond what the other forces known then explain: the secant over this
+    /// step and the one before, along the change of impulse, is a sample of its response, taken
+    /// where the change of impulse, answered freely, moves the body by more than ten times
+    /// `noise` (m/s, how much the other forces may change from step to step) and a tenth of
+    /// either change of velocity; the response moves halfway to it (ContactForce learns a
+    /// body's response along its contact's normal the same way). A body whose motion its FMU
+    /// prescribes, answering nothing, shows 50 times its mass: taken as free, the scene's copy
+    /// moved where the body did not, the impulses owed for it grew at every step, and the
+    /// outputs grew without bound (by 3 times a step under a Jacobi master).
+    fn learn_response(&mut self, k: usize, m: f64, impulse: Vec3, dv: Vec3, noise: f64) {
+        if let Some((last_impulse, last_dv)) = self.response_sample[k] {
+            let change = impulse - last_impulse;
+            let expected = change.norm() / m;
+            if expected > 10.0 * noise && expected > 0.1 * dv.norm().max(last_dv.norm()) {
+                let along = change / change.norm();
+                let sample = ((dv - last_dv).dot(&along) / expected).clamp(LEAST_RESPONSE, 1.0);
+                self.response[k] += 0.5 * (sample - self.response[k]);
+            }
+        }
+        self.response_sample[k] = Some((impulse, dv));
     }
 
     /// The step `p` ended with the bodies reported as `now`: the other forces and the drift.
@@ -671,9 +728,19 @@ impl Coupling {
             let (m0, m1) = (Motion::from_frame(&p.start[k], mass), Motion::from_frame(&now[k], mass));
             let (f, t_0) = &p.held[k];
             let assumed = self.external[k].accel;
-            self.external[k].accel = (m1.v_c - m0.v_c) / h - f / mass.mass;
-            if mass.rotates() {
-                self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(mass, f, t_0);
+            let noise = (assumed.norm() + 1.0) * h;
+            self.learn_response(k, mass.mass, f * h, m1.v_c - m0.v_c - assumed * h, noise);
+            let s = self.response[k];
+            // The other forces from this step, unless the held force changed enough to dominate
+            // them (an impact): a joint, a drive or another body's FMU answers an impact with a
+            // reaction of its own, which is not a force that lasts into the next step.
+            let impact = (f - self.last_held[k]).norm() * h * s / mass.mass > 10.0 * noise;
+            self.last_held[k] = *f;
+            if !impact {
+                self.external[k].accel = (m1.v_c - m0.v_c) / h - f * (s / mass.mass);
+                if mass.rotates() {
+                    self.external[k].torque = (m1.l - m0.l) / h - m0.torque_about_com(mass, f, t_0) * s;
+                }
             }
             if p.touched[k] {
                 // The copy started with the body's velocity less its offset.
@@ -685,7 +752,8 @@ impl Coupling {
                 // the offset it left is the importer's, as the first step's: the copy follows the
                 // body there. Taken out by the pull instead, it braked a box sliding between
                 // fingers under a Jacobi master at 10 ms by 0.36 N of its 8 N.
-                self.drift[k] += moved - own_moved + p.v_offset[k] * h + p.redo_owed[k] * (0.5 * h / mass.mass);
+                let shown = self.shown(scene, k);
+                self.drift[k] += moved - own_moved + p.v_offset[k] * h + p.redo_owed[k] * (0.5 * h / shown);
                 if first {
                     // The other forces moved the body, and the copy only as far as they were
                     // assumed (a body at rest): the rest is not the contacts'.
@@ -695,7 +763,7 @@ impl Coupling {
         }
         if first && p.touched.iter().any(|t| *t) {
             let n = scene.len();
-            let again = scene.integrate(&p.own_start, &self.external, &vec![zero(); n], h, &mut self.work);
+            let again = scene.integrate(&p.own_start, &self.external, &vec![zero(); n], &self.response, h, &mut self.work);
             for k in 0..n {
                 if scene.bodies[k].mass.is_movable() && (p.touched[k] || again.touched[k]) {
                     self.owed[k].0 += (again.wrenches[k].0 - p.held[k].0) * h;

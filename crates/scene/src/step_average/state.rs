@@ -131,6 +131,14 @@ impl Coupling {
         }
         v.flag(&mut self.inputs_at_end);
         index(v, &mut self.order_votes);
+        nums(v, &mut self.response);
+        list(v, &mut self.response_sample, MAX_ITEMS, None, |v, sample| {
+            option(v, sample, (Vec3::zeros(), Vec3::zeros()), |v, (impulse, dv)| {
+                v.vec(impulse);
+                v.vec(dv);
+            });
+        });
+        vecs(v, &mut self.last_held);
     }
 
     /// Appends the coupling's state to a serialized FMU state (little-endian f64s).
@@ -158,6 +166,9 @@ impl Coupling {
             recent_steps: [0.0; RECENT_STEPS],
             inputs_at_end: false,
             order_votes: 0,
+            response: Vec::new(),
+            response_sample: Vec::new(),
+            last_held: Vec::new(),
             work: Workspace::default(),
         };
         let mut r = Reader { next, error: None };
@@ -165,7 +176,7 @@ impl Coupling {
         if let Some(e) = r.error {
             return Err(e);
         }
-        let per_body = [c.external.len(), c.drift.len(), c.v_offset.len(), c.island.len(), c.owed.len(), c.correction.len(), c.steady.len(), c.normal_force.len()];
+        let per_body = [c.external.len(), c.drift.len(), c.v_offset.len(), c.island.len(), c.owed.len(), c.correction.len(), c.steady.len(), c.normal_force.len(), c.response.len(), c.response_sample.len(), c.last_held.len()];
         if per_body.iter().any(|n| *n != bodies) {
             return Err(format!("the serialized FMU state's coupling is for {} bodies, the scene has {bodies}", c.external.len()));
         }
