@@ -471,3 +471,59 @@ fn a_block_told_gravity_holds_the_box_on_the_incline_from_the_first_step() {
         assert!(range < 2e-6, "{order:?}: settling moved it over {range} m");
     }
 }
+
+/// A step out of contact is one free flight. Where a Jacobi master's inputs put the bodies a
+/// little off where the held outputs' step started, DoStep flies the step again from there
+/// without evaluating the contact: to the same end, bit for bit, as the averaged step from there.
+/// Where the bodies moved by more than the free-flight bound allows for, or a body turned, it
+/// does not (the averaged step is then integrated again in full).
+#[test]
+fn a_free_flight_flown_again_from_nearby_inputs_ends_as_the_averaged_step_from_there() {
+    use contact_force::block::{Bodies, Block, Outputs, POINT_OUTPUTS};
+    use contact_force::physics::contact::PointState;
+    use contact_force::physics::math::{BodyState, Pose, Rotation, Vec3};
+    use contact_force::physics::rigid_motion::External;
+
+    let h = 1e-3;
+    let model = ball(h);
+    let (block, _) = Block::new(&model.parameters, None).expect("valid parameters");
+    let setup = *block.step_average_setup().expect("StepAverage");
+    let falling = External { accel: Vec3::new(0.0, 0.0, -G), torque: Vec3::zeros() };
+    let bodies = Bodies::free(setup.mass, [External::default(), falling]);
+    let plane = BodyState { pose: Pose::identity(), v: Vec3::zeros(), w: Vec3::zeros() };
+    // The ball (radius 0.05 m) 0.15 m above the plane, falling at 1 m/s and moving sideways.
+    let ball_at = |x: f64, z: f64, q: Rotation| BodyState { pose: Pose { r: Vec3::new(x, 0.0, z), q }, v: Vec3::new(0.1, 0.0, -1.0), w: Vec3::zeros() };
+    let states = vec![PointState::default(); POINT_OUTPUTS];
+    let averaged = |start: &[BodyState; 2]| {
+        let mut out = Outputs::default();
+        let (_, end) = block.step_average(start, &bodies, h, setup.max_substep, &states, &mut Vec::new(), &mut Vec::new(), &mut out).expect("a step");
+        (end, out.separation)
+    };
+    let held = [plane, ball_at(0.0, 0.2, Rotation::identity())];
+    let (end, separation) = averaged(&held);
+    assert!(end.free_flight && end.forceless);
+    assert!((separation - 0.15).abs() < 1e-12, "{separation}");
+
+    // A micrometre off: flown again, to the averaged step's end from there.
+    let near = [plane, ball_at(1e-6, 0.2 - 1e-6, Rotation::identity())];
+    let again = block.free_flight_again(&held, separation, &near, &bodies, h, &states).expect("flown again");
+    let (full, _) = averaged(&near);
+    assert!(full.free_flight);
+    assert_eq!(again, full);
+    assert_ne!(again.motion, end.motion);
+
+    // 0.149 m sideways: still a free flight (the separation is the same), but the bound cannot
+    // show it without evaluating the contact (0.15 - 0.149 m against twice the ~1 mm closing).
+    let aside = [plane, ball_at(0.149, 0.2, Rotation::identity())];
+    assert!(averaged(&aside).0.free_flight);
+    assert_eq!(block.free_flight_again(&held, separation, &aside, &bodies, h, &states), None);
+
+    // Turned: not flown again, however little it moved.
+    let turned = [plane, ball_at(0.0, 0.2, Rotation::from_scaled_axis(Vec3::new(1e-3, 0.0, 0.0)))];
+    assert_eq!(block.free_flight_again(&held, separation, &turned, &bodies, h, &states), None);
+
+    // An impulse owed to the ball: not a free flight.
+    let mut owing = bodies;
+    owing.owed[1].0 = Vec3::new(0.0, 0.0, 1e-3);
+    assert_eq!(block.free_flight_again(&held, separation, &near, &owing, h, &states), None);
+}

@@ -77,6 +77,9 @@ pub struct StepEnd {
     pub dissipated: f64,
     /// No force acted at any sub-step.
     pub forceless: bool,
+    /// No contact could start within the step, which was integrated in one step, without
+    /// evaluating the contact again ([`Block::free_flight_again`]).
+    pub free_flight: bool,
 }
 
 /// [`Motion::to_frame`] with the body's `q com` (`arm`) already computed.
@@ -147,7 +150,7 @@ impl Block {
         let (frame_a, frame_b) = frames_of(&motion, &arm);
         let mut inputs = Inputs::of_frames(frame_a, frame_b);
         let mut notes = self.evaluate(&inputs, scratch, end_states, out)?;
-        if let Some(end) = Self::free_flight(&mut motion, bodies, h, states, out) {
+        if let Some(end) = Self::free_flight(&mut motion, bodies, h, self.is_stateful(), states, out) {
             return Ok((notes, end));
         }
         let mut now = out.clone();
@@ -242,7 +245,7 @@ impl Block {
         out.max_normal_force = max_normal_force;
         out.points = max_points;
         out.active = max_normal_force > 0.0;
-        Ok((notes, StepEnd { motion, law_work, dissipated, forceless: max_normal_force == 0.0 }))
+        Ok((notes, StepEnd { motion, law_work, dissipated, forceless: max_normal_force == 0.0, free_flight: false }))
     }
 
     /// A step in which no contact can start, in one step instead of sub-steps: when nothing
@@ -250,32 +253,14 @@ impl Block {
     /// owed or paid, and the bodies cannot close the separation within the step even at their
     /// relative speed and acceleration held (`|v| h + |a| h^2 / 2`, against half the separation).
     /// Under constant accelerations the motion is then exact in one step. The stateful laws'
-    /// point states must be at rest (nothing to advance).
-    fn free_flight(motion: &mut [Motion; 2], bodies: &Bodies, h: f64, states: &[PointState], out: &mut Outputs) -> Option<StepEnd> {
-        let mass = &bodies.mass;
-        let zero = (Vec3::zeros(), Vec3::zeros());
-        let still = |k: usize| motion[k].w == Vec3::zeros() && (!mass[k].rotates() || bodies.external[k].torque == Vec3::zeros());
-        if out.points != 0
-            || out.normal_force != 0.0
-            || !(out.separation > 0.0 && out.separation.is_finite())
-            || !(still(0) && still(1))
-            || bodies.owed != [zero; 2]
-            || bodies.pay != [zero; 2]
-            || bodies.unseen != [zero; 2]
-            || states.iter().any(|s| *s != PointState::default())
-        {
+    /// point states must be at rest (nothing to advance; the states of laws that are not
+    /// `stateful` are never read).
+    #[inline(never)]
+    fn free_flight(motion: &mut [Motion; 2], bodies: &Bodies, h: f64, stateful: bool, states: &[PointState], out: &mut Outputs) -> Option<StepEnd> {
+        if out.points != 0 || out.normal_force != 0.0 || !Self::flies(motion, bodies, h, out.separation) || Self::stirred(stateful, states) {
             return None;
         }
-        let accel = |k: usize| if mass[k].is_movable() { bodies.external[k].accel } else { Vec3::zeros() };
-        let closing = (motion[1].v_c - motion[0].v_c).norm() * h + 0.5 * (accel(1) - accel(0)).norm() * h * h;
-        if closing.is_nan() || closing >= 0.5 * out.separation {
-            return None;
-        }
-        for k in 0..2 {
-            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
-            motion[k].drift(&mass[k], h);
-            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
-        }
+        let end = Self::fly(motion, bodies, h);
         for w in [&mut out.frame_a, &mut out.frame_b] {
             w.f_0 = [0.0; 3];
             w.t_0 = [0.0; 3];
@@ -284,7 +269,59 @@ impl Block {
         out.friction_force = 0.0;
         out.max_normal_force = 0.0;
         out.active = false;
-        Some(StepEnd { motion: *motion, law_work: 0.0, dissipated: 0.0, forceless: true })
+        Some(end)
+    }
+
+    /// A step whose run from `held` was a free flight (`StepEnd::free_flight`, `separation` apart
+    /// at its start), flown again from `start` over `h` without evaluating the contact: where
+    /// neither body turned between the two starts and the bodies, moved against each other by
+    /// `d` between them, are still clear of the bound with the separation `separation - |d|`
+    /// (a translation by `d` changes the distance between two shapes by at most `|d|`). The step
+    /// from `start` is then a free flight too, its wrench zero and its end motion the one that
+    /// [`Block::step_average`] would give. `None` where that cannot be shown so.
+    pub fn free_flight_again(&self, held: &[BodyState; 2], separation: f64, start: &[BodyState; 2], bodies: &Bodies, h: f64, states: &[PointState]) -> Option<StepEnd> {
+        if start[0].pose.q != held[0].pose.q || start[1].pose.q != held[1].pose.q {
+            return None;
+        }
+        let moved = (start[1].pose.r - held[1].pose.r) - (start[0].pose.r - held[0].pose.r);
+        let mass = &bodies.mass;
+        let mut motion = [Motion::from_frame(&start[0], &mass[0]), Motion::from_frame(&start[1], &mass[1])];
+        if !Self::flies(&motion, bodies, h, separation - moved.norm()) || Self::stirred(self.is_stateful(), states) {
+            return None;
+        }
+        Some(Self::fly(&mut motion, bodies, h))
+    }
+
+    /// A stateful law's point states are not at rest.
+    fn stirred(stateful: bool, states: &[PointState]) -> bool {
+        stateful && states.iter().any(|s| *s != PointState::default())
+    }
+
+    /// The bounds of [`Block::free_flight`] on bodies moving as `motion`, `separation` apart.
+    fn flies(motion: &[Motion; 2], bodies: &Bodies, h: f64, separation: f64) -> bool {
+        let mass = &bodies.mass;
+        // (Component by component: this runs at every step out of contact.)
+        let zero = |v: &Vec3| v.x == 0.0 && v.y == 0.0 && v.z == 0.0;
+        let still = |k: usize| zero(&motion[k].w) && (zero(&bodies.external[k].torque) || !mass[k].rotates());
+        let none = |w: &[ForceTorque; 2]| w.iter().all(|(f, t)| zero(f) && zero(t));
+        let apart = separation > 0.0 && separation.is_finite();
+        if !(apart && still(0) && still(1) && none(&bodies.owed) && none(&bodies.pay) && none(&bodies.unseen)) {
+            return false;
+        }
+        let accel = |k: usize| if mass[k].is_movable() { bodies.external[k].accel } else { Vec3::zeros() };
+        let closing = (motion[1].v_c - motion[0].v_c).norm() * h + 0.5 * (accel(1) - accel(0)).norm() * h * h;
+        !(closing.is_nan() || closing >= 0.5 * separation)
+    }
+
+    /// The free flight itself: both bodies under their other forces alone over `h`.
+    fn fly(motion: &mut [Motion; 2], bodies: &Bodies, h: f64) -> StepEnd {
+        let mass = &bodies.mass;
+        for k in 0..2 {
+            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
+            motion[k].drift(&mass[k], h);
+            motion[k].half_kick(&mass[k], &Vec3::zeros(), &Vec3::zeros(), &bodies.external[k], h);
+        }
+        StepEnd { motion: *motion, law_work: 0.0, dissipated: 0.0, forceless: true, free_flight: true }
     }
 
     /// The speed (m/s) at which B leaves A at the contact point along the normal.

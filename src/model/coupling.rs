@@ -69,6 +69,16 @@ impl Default for Drift {
     }
 }
 
+impl Drift {
+    /// No offset: equal to the default, compared component by component (this runs several
+    /// times at every step).
+    #[inline]
+    fn is_none(&self) -> bool {
+        let (r, q) = (&self.r, self.q.quaternion());
+        r.x == 0.0 && r.y == 0.0 && r.z == 0.0 && q.w == 1.0 && q.i == 0.0 && q.j == 0.0 && q.k == 0.0
+    }
+}
+
 /// How fast the offset of a body in a lasting contact is removed: this share per step.
 const REST_RELAXATION: f64 = 0.25;
 
@@ -92,6 +102,8 @@ struct Run {
     contact: (Vec3, Vec3),
     /// The average normal force over the run (N).
     normal_force: f64,
+    /// The separation at the run's start (m).
+    separation: f64,
 }
 
 impl Default for Run {
@@ -101,11 +113,12 @@ impl Default for Run {
         Run {
             h: 0.0,
             start: [BodyState::at_rest(); 2],
-            end: StepEnd { motion: [still; 2], law_work: 0.0, dissipated: 0.0, forceless: true },
+            end: StepEnd { motion: [still; 2], law_work: 0.0, dissipated: 0.0, forceless: true, free_flight: false },
             end_states: Vec::new(),
             pay: [zero; 2],
             contact: (Vec3::zeros(), Vec3::zeros()),
             normal_force: 0.0,
+            separation: 0.0,
         }
     }
 }
@@ -225,7 +238,7 @@ fn own_world(reported: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperti
 fn shifted(bodies: &[BodyState; 2], drift: &[Drift; 2], mass: &[MassProperties; 2], sign: f64) -> [BodyState; 2] {
     let mut out = *bodies;
     for k in 0..2 {
-        if mass[k].is_movable() && drift[k] != Drift::default() {
+        if mass[k].is_movable() && !drift[k].is_none() {
             let mut m = Motion::from_frame(&bodies[k], &mass[k]);
             m.c += drift[k].r * sign;
             m.q = if sign > 0.0 { drift[k].q * m.q } else { drift[k].q.inverse() * m.q };
@@ -296,6 +309,20 @@ impl Coupling {
 }
 
 impl Carry {
+    /// The bodies as an averaged step of `h` integrates them, paying the owed impulse at the rate
+    /// `pay`.
+    fn bodies(&self, setup: &StepAverageSetup, h: f64, pay: [ForceTorque; 2]) -> Bodies {
+        Bodies {
+            mass: setup.mass,
+            external: self.external,
+            response: [self.response[0].scale, self.response[1].scale],
+            owed: self.owed,
+            pay,
+            unseen: std::array::from_fn(|k| self.pull(k, &setup.mass[k], h)),
+            dissipate: self.dissipate,
+        }
+    }
+
     /// In a lasting contact, a force on body `k` alone (not on the block's own copy) that moves it
     /// toward the copy: a share of the drift per step, as its mass in the contact direction over
     /// a step of `h` turns it into motion. So a body at rest comes to its static depth.
@@ -559,6 +586,10 @@ impl Model {
     /// equilibrium). Without it the block's copy of a resting body would be pushed out of the
     /// contact over the first step and the body would drop, then be thrown.
     fn assume_rest_at_start(&mut self, setup: &StepAverageSetup, start: &[BodyState; 2]) -> Result<(), ModelError> {
+        if self.coupling.carry.last_step != 0.0 {
+            // A step has measured the other forces.
+            return Ok(());
+        }
         let movable = |k: usize| setup.mass[k].is_movable();
         let derivatives = self.has_input_derivatives();
         let c = &mut self.coupling.carry;
@@ -648,16 +679,7 @@ impl Model {
         redo: bool,
     ) -> Result<Notes, ModelError> {
         let block = self.block.as_ref().expect("the block is built");
-        let c = &self.coupling.carry;
-        let bodies = Bodies {
-            mass: setup.mass,
-            external: c.external,
-            response: [c.response[0].scale, c.response[1].scale],
-            owed: c.owed,
-            pay,
-            unseen: std::array::from_fn(|k| c.pull(k, &setup.mass[k], h)),
-            dissipate: c.dissipate,
-        };
+        let bodies = self.coupling.carry.bodies(setup, h, pay);
         // The previous run is replaced (its buffer of point states reused); until the new one is
         // complete there is none.
         let Coupling { run, has_run, redo_outputs, .. } = &mut self.coupling;
@@ -672,6 +694,7 @@ impl Model {
         run.pay = pay;
         run.contact = (Vec3::from(out.p_0), Vec3::from(out.n_0));
         run.normal_force = out.normal_force;
+        run.separation = out.separation;
         *has_run = true;
         Ok(notes)
     }
@@ -686,7 +709,34 @@ impl Model {
         }
         let from = start.unwrap_or(run.start);
         let pay = run.pay;
+        if run.end.free_flight && self.fly_again(setup, &from, step, applied) {
+            return Ok(());
+        }
         self.integrate_and_owe(setup, &from, step, pay, applied)
+    }
+
+    /// [`Model::redo`] of a run that was a free flight, from where the bodies actually started,
+    /// without evaluating the contact, where the bound of a free flight still holds from there
+    /// ([`crate::block::Block::free_flight_again`]): the step's wrench is zero, as the held one
+    /// was, so nothing more is owed. The run's contact point and normal stay the held run's
+    /// (out of contact they only give the direction in which `reconcile` measures the bodies'
+    /// mass). False, with nothing changed, where the bound cannot be shown so.
+    fn fly_again(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, applied: &[ForceTorque; 2]) -> bool {
+        let block = self.block.as_ref().expect("the block is built");
+        let Coupling { carry: c, run, .. } = &mut self.coupling;
+        let bodies = c.bodies(setup, step, run.pay);
+        let Some(end) = block.free_flight_again(&run.start, run.separation, from, &bodies, step, &self.states) else {
+            return false;
+        };
+        run.h = step;
+        run.start = *from;
+        run.end = end;
+        // As `integrate_and_owe` with the free flight's zero wrench.
+        for (owed, (f, t)) in c.owed.iter_mut().zip(applied) {
+            owed.0 += (Vec3::zeros() - f) * step;
+            owed.1 += (Vec3::zeros() - t) * step;
+        }
+        true
     }
 
     /// DoStep under StepAverage: commits the averaged step the importer holds and reconciles
@@ -718,7 +768,7 @@ impl Model {
             let inputs = self.reported()?;
             let Coupling { carry: c, run, .. } = &mut self.coupling;
             let expected_start = shifted(&run.start, &c.drift, &mass, 1.0);
-            let own_end: [BodyState; 2] = std::array::from_fn(|k| run.end.motion[k].to_frame(&mass[k]));
+            let own_end = [run.end.motion[0].to_frame(&mass[0]), run.end.motion[1].to_frame(&mass[1])];
             let expected_end = shifted(&own_end, &c.drift, &mass, 1.0);
             let (to_start, to_end) = (distance(&inputs, &expected_start, &mass), distance(&inputs, &expected_end, &mass));
             let at_end = if c.last_step == 0.0 {
@@ -797,7 +847,7 @@ impl Model {
                 c.pending = Some(pending);
                 // Where the bodies will be: the block's own ones at the end, moved by the drift,
                 // less the impulse still owed to them (which the next run starts with).
-                let own_end: [BodyState; 2] = std::array::from_fn(|k| {
+                let end = |k: usize| {
                     let mut m = run.end.motion[k];
                     let (f, t) = &c.owed[k];
                     if mass[k].is_movable() && (*f != Vec3::zeros() || *t != Vec3::zeros()) {
@@ -806,7 +856,8 @@ impl Model {
                         m.half_kick(&mass[k], &(f * s), &(t_c * s), &External::default(), 2.0);
                     }
                     m.to_frame(&mass[k])
-                });
+                };
+                let own_end = [end(0), end(1)];
                 shifted(&own_end, &c.drift, &mass, 1.0)
             }
         };
@@ -842,7 +893,7 @@ impl Model {
     /// settled when the contact ended. (In a lasting contact [`Carry::pull`] takes it out.)
     fn clear_drift(&mut self, predicted: &[BodyState; 2]) -> Result<(), ModelError> {
         let Coupling { carry, run, redo_outputs: probe, .. } = &mut self.coupling;
-        if !run.end.forceless || carry.drift.iter().all(|d| *d == Drift::default()) {
+        if !run.end.forceless || carry.drift.iter().all(Drift::is_none) {
             return Ok(());
         }
         let block = self.block.as_ref().expect("the block is built");
