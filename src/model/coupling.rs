@@ -52,7 +52,7 @@ use crate::block::{frame_of, Bodies, Inputs, Notes, Outputs, StepAverageSetup, S
 use crate::physics::contact::PointState;
 use crate::physics::master_order;
 use crate::physics::math::{BodyState, Rotation, Vec3};
-use crate::physics::mobility::{free_mobility, held_work, mobility_along, Response, MOBILITY_VALUES};
+use crate::physics::mobility::{free_mobility, held_work, is_impact, mobility_along, step_noise, Response, MOBILITY_VALUES};
 use crate::physics::rigid_motion::{External, MassProperties, Motion};
 use crate::physics::state_bytes::{Reader, Visit, Writer};
 
@@ -309,6 +309,15 @@ impl Coupling {
 }
 
 impl Carry {
+    /// A step of `step` integrated again gave the bodies the wrench `got` where they held
+    /// `applied`: the difference of impulse is owed to them.
+    fn owe(&mut self, got: &[ForceTorque; 2], applied: &[ForceTorque; 2], step: f64) {
+        for k in 0..2 {
+            self.owed[k].0 += (got[k].0 - applied[k].0) * step;
+            self.owed[k].1 += (got[k].1 - applied[k].1) * step;
+        }
+    }
+
     /// The bodies as an averaged step of `h` integrates them, paying the owed impulse at the rate
     /// `pay`.
     fn bodies(&self, setup: &StepAverageSetup, h: f64, pay: [ForceTorque; 2]) -> Bodies {
@@ -385,12 +394,12 @@ impl Carry {
             let (f, t_0) = &p.held[k];
             let held_accel = f * (s / mass[k].mass);
             let other_before = self.external[k].accel;
-            let noise = (other_before.norm() + 1.0) * h;
+            let noise = step_noise(other_before.norm(), h);
             let w_free = free_mobility(&mass[k], &m0, &point, &normal);
             // The other forces from this step, unless the held force changed enough to dominate
             // it (an impact): a joint or another contact answers an impact with a reaction of its
             // own, which is not a force that lasts into the next step.
-            let impact = ((f - self.last_held[k]).norm() * h * w_free) > 10.0 * noise;
+            let impact = is_impact((f - self.last_held[k]).norm(), h, w_free, noise);
             self.last_held[k] = *f;
             if !impact {
                 // An estimate that swings back and forth from step to step is another stiff force
@@ -571,11 +580,7 @@ impl Model {
     fn integrate_and_owe(&mut self, setup: &StepAverageSetup, from: &[BodyState; 2], step: f64, pay: [ForceTorque; 2], applied: &[ForceTorque; 2]) -> Result<(), ModelError> {
         self.averaged_run(setup, from, step, pay, true)?;
         let got = self.coupling.redo_outputs.wrenches();
-        let c = &mut self.coupling.carry;
-        for k in 0..2 {
-            c.owed[k].0 += (got[k].0 - applied[k].0) * step;
-            c.owed[k].1 += (got[k].1 - applied[k].1) * step;
-        }
+        self.coupling.carry.owe(&got, applied, step);
         Ok(())
     }
 
@@ -597,7 +602,7 @@ impl Model {
             // Told gravity: each movable body's other forces are its weight until a step measures
             // them (a box held on an incline by friction shows no force that reveals the pull
             // down the slope).
-            if c.last_step == 0.0 && !derivatives {
+            if !derivatives {
                 for k in (0..2).filter(|k| movable(*k)) {
                     c.external[k] = External { accel: setup.gravity, torque: Vec3::zeros() };
                 }
@@ -606,7 +611,7 @@ impl Model {
         }
         let c = &self.coupling.carry;
         let at_rest = (0..2).all(|k| start[k].v == Vec3::zeros() && start[k].w == Vec3::zeros());
-        if c.last_step != 0.0 || !at_rest || derivatives || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
+        if !at_rest || derivatives || c.external != [External::default(); 2] || !(movable(0) || movable(1)) {
             return Ok(());
         }
         let block = self.block.as_ref().expect("the block is built");
@@ -732,10 +737,7 @@ impl Model {
         run.start = *from;
         run.end = end;
         // As `integrate_and_owe` with the free flight's zero wrench.
-        for (owed, (f, t)) in c.owed.iter_mut().zip(applied) {
-            owed.0 += (Vec3::zeros() - f) * step;
-            owed.1 += (Vec3::zeros() - t) * step;
-        }
+        c.owe(&[zero_wrench(); 2], applied, step);
         true
     }
 

@@ -97,6 +97,35 @@ impl Default for Response {
 /// direction than its own mass): below it the secant is taken for noise.
 pub const LEAST_RESPONSE: f64 = 0.02;
 
+/// How much the other forces on a body may change its speed from one step of `h` to the next
+/// (m/s), their acceleration having been `accel` (m/s2): what a change of held impulse must
+/// outweigh to say anything about the body.
+pub fn step_noise(accel: f64, h: f64) -> f64 {
+    (accel + 1.0) * h
+}
+
+/// A step whose held force changed by `change` (N) over `h` by ten times `noise` (m/s), answered
+/// freely (`w_free`, 1/kg): an impact, whose reactions (a joint's, a drive's, another body's
+/// FMU's) do not last into the next step, so the step does not measure the other forces.
+pub fn is_impact(change: f64, h: f64, w_free: f64, noise: f64) -> bool {
+    change * h * w_free > 10.0 * noise
+}
+
+/// One secant sample of a body's response: the held impulse changed by `dp` (N.s) from one step
+/// to the next and the speed it explains by `d_du` (m/s; `du` and `last_du` the two steps'
+/// changes). Taken where `dp`, answered freely (`w_free`), changes the speed by more than ten
+/// times `noise` and a tenth of either change: `d_du / (dp w_free)`, within
+/// [`LEAST_RESPONSE`] and 1; `None` otherwise.
+pub fn response_sample(dp: f64, d_du: f64, w_free: f64, noise: f64, du: f64, last_du: f64) -> Option<f64> {
+    let expected = (dp * w_free).abs();
+    (w_free > 0.0 && expected > 10.0 * noise && expected > 0.1 * du.abs().max(last_du.abs())).then(|| (d_du / (dp * w_free)).clamp(LEAST_RESPONSE, 1.0))
+}
+
+/// A learnt response moved halfway from `scale` to a new `sample`.
+pub fn learnt(scale: f64, sample: f64) -> f64 {
+    scale + 0.5 * (sample - scale)
+}
+
 impl Response {
     /// A step's sample: the held normal impulse `impulse` (N.s, positive pushing the body away
     /// from the other), the change `du` of the contact point's normal speed (m/s, positive away),
@@ -106,11 +135,8 @@ impl Response {
     /// and the scale moves halfway to it.
     pub fn learn(&mut self, impulse: f64, du: f64, w_free: f64, noise: f64) {
         if let Some((last_impulse, last_du)) = self.last {
-            let dp = impulse - last_impulse;
-            let expected = (dp * w_free).abs();
-            if w_free > 0.0 && expected > 10.0 * noise && expected > 0.1 * du.abs().max(last_du.abs()) {
-                let sample = ((du - last_du) / (dp * w_free)).clamp(LEAST_RESPONSE, 1.0);
-                self.scale += 0.5 * (sample - self.scale);
+            if let Some(sample) = response_sample(impulse - last_impulse, du - last_du, w_free, noise, du, last_du) {
+                self.scale = learnt(self.scale, sample);
             }
         }
         self.last = Some((impulse, du));

@@ -32,7 +32,7 @@
 mod state;
 
 use contact_physics::master_order;
-use contact_physics::mobility::LEAST_RESPONSE;
+use contact_physics::mobility::{is_impact, learnt, response_sample, step_noise};
 use contact_physics::math::{BodyState, Vec3};
 use contact_physics::rigid_motion::{External, MassProperties, Motion};
 
@@ -683,19 +683,21 @@ impl Coupling {
     /// step and the one before, along the change of impulse, is a sample of its response, taken
     /// where the change of impulse, answered freely, moves the body by more than ten times
     /// `noise` (m/s, how much the other forces may change from step to step) and a tenth of
-    /// either change of velocity; the response moves halfway to it (ContactForce learns a
-    /// body's response along its contact's normal the same way). A body whose motion its FMU
+    /// either change of velocity; the response moves halfway to it: the rule of
+    /// `contact_physics::mobility` by which ContactForce learns a body's response along its
+    /// contact's normal. A body whose motion its FMU
     /// prescribes, answering nothing, shows 50 times its mass: taken as free, the scene's copy
     /// moved where the body did not, the impulses owed for it grew at every step, and the
     /// outputs grew without bound (by 3 times a step under a Jacobi master).
     fn learn_response(&mut self, k: usize, m: f64, impulse: Vec3, dv: Vec3, noise: f64) {
         if let Some((last_impulse, last_dv)) = self.response_sample[k] {
             let change = impulse - last_impulse;
-            let expected = change.norm() / m;
-            if expected > 10.0 * noise && expected > 0.1 * dv.norm().max(last_dv.norm()) {
-                let along = change / change.norm();
-                let sample = ((dv - last_dv).dot(&along) / expected).clamp(LEAST_RESPONSE, 1.0);
-                self.response[k] += 0.5 * (sample - self.response[k]);
+            let dp = change.norm();
+            if dp > 0.0 {
+                let d_du = (dv - last_dv).dot(&(change / dp));
+                if let Some(sample) = response_sample(dp, d_du, 1.0 / m, noise, dv.norm(), last_dv.norm()) {
+                    self.response[k] = learnt(self.response[k], sample);
+                }
             }
         }
         self.response_sample[k] = Some((impulse, dv));
@@ -728,13 +730,13 @@ impl Coupling {
             let (m0, m1) = (Motion::from_frame(&p.start[k], mass), Motion::from_frame(&now[k], mass));
             let (f, t_0) = &p.held[k];
             let assumed = self.external[k].accel;
-            let noise = (assumed.norm() + 1.0) * h;
+            let noise = step_noise(assumed.norm(), h);
             self.learn_response(k, mass.mass, f * h, m1.v_c - m0.v_c - assumed * h, noise);
             let s = self.response[k];
             // The other forces from this step, unless the held force changed enough to dominate
             // them (an impact): a joint, a drive or another body's FMU answers an impact with a
             // reaction of its own, which is not a force that lasts into the next step.
-            let impact = (f - self.last_held[k]).norm() * h * s / mass.mass > 10.0 * noise;
+            let impact = is_impact((f - self.last_held[k]).norm(), h, 1.0 / mass.mass, noise);
             self.last_held[k] = *f;
             if !impact {
                 self.external[k].accel = (m1.v_c - m0.v_c) / h - f * (s / mass.mass);
