@@ -164,21 +164,20 @@ fn a_stack_of_three_boxes_rests_at_its_static_depths() {
     assert_stack_rests(ShapeKind::Box);
 }
 
-/// Steps of 1, 3 and 10 ms in turn, the outputs computed for the last step's size: each step is
-/// integrated again over its actual size and the difference of impulse owed, and the stack should
-/// still rest at its static depths. It does not yet. The owed impulse no longer overpays (it is
-/// paid at the rate of the longest recent step), but the contacts' impulse over 10 ms held over
-/// 1 ms, at omega h = 3, differs from the step's own by several newtons, and the owed impulses
-/// this leaves, paid to the bodies and the scene's copy together, keep the stack's spring
-/// oscillating with a growing amplitude.
+/// Steps of 1, 3 and 10 ms in turn, and of 1 and 10 ms, the outputs computed for the last
+/// step's size, as an FMU's are: the stack rests at its static depths in every order. (It was
+/// thrown within ten cycles: outputs averaged over 1 ms held over 10 ms at omega h = 3, and, under
+/// a Jacobi master, a prediction of the step's start that took off all the impulse still owed.)
 #[test]
-#[ignore = "known failure: StepAverage of a scene under a varying step sequence diverges (the owed impulse's payment)"]
 fn a_stack_rests_whatever_the_step_sequence() {
     for order in ORDERS {
-        let sequence = [1e-3, 3e-3, 1e-2].into_iter().cycle().take(3 * 214);
-        for (i, (z, expected)) in stack(ShapeKind::Sphere, order, sequence).iter().enumerate() {
-            println!("{order:?} steps of 1, 3, 10 ms: body {} at {z:.7} m, static {expected:.7} m", i + 1);
-            assert!((z - expected).abs() < 1e-5, "{order:?}: body {} at {z} m, static {expected} m", i + 1);
+        for (name, cycle) in [("1, 3, 10", &[1e-3, 3e-3, 1e-2][..]), ("1, 10", &[1e-3, 1e-2][..])] {
+            // 3 s.
+            let sequence = cycle.iter().copied().cycle().take(cycle.len() * (3.0 / cycle.iter().sum::<f64>()) as usize);
+            for (i, (z, expected)) in stack(ShapeKind::Sphere, order, sequence).iter().enumerate() {
+                println!("{order:?} steps of {name} ms: body {} at {z:.7} m, static {expected:.7} m", i + 1);
+                assert!((z - expected).abs() < 1e-5, "{order:?} steps of {name} ms: body {} at {z} m, static {expected} m", i + 1);
+            }
         }
     }
 }
@@ -193,11 +192,31 @@ fn linear_restitution(k: f64, c: f64, m: f64) -> f64 {
     ((-z * phi / s).exp() * (phi.cos() - z / s * phi.sin())).abs()
 }
 
-#[test]
-fn a_dropped_ball_bounces_with_the_closed_form_restitution() {
+/// The ball dropped from 0.5 m on the plane over the steps `steps`, in `order`: the restitution
+/// from its energy at the top of its rebound.
+fn drop_restitution(scene: &Scene, order: Order, steps: impl IntoIterator<Item = f64>, m: f64, radius: f64) -> f64 {
+    let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }, Body { m, inertia: [0.0; 3], state: at(0.55) }];
+    let v0 = (2.0 * G * 0.5).sqrt();
+    // The rebound speed from the ball's energy at the top of its rebound (the highest sample
+    // after the impact: a sample's energy does not depend on when it is taken in free flight, and
+    // by then the scene has put the ball where its own copy is).
+    let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
+    run(scene, &mut bodies, order, steps, |b| {
+        let (v, z) = (b[1].state.v.z, b[1].state.pose.r.z);
+        descended |= v < -0.5 * v0;
+        rose |= descended && v > 0.0;
+        if rose && top.is_none_or(|(z_top, _)| z > z_top) {
+            top = Some((z, v));
+        }
+    });
+    let (z, v) = top.expect("the ball rebounds");
+    (v * v + 2.0 * G * (z - radius)).sqrt() / v0
+}
+
+/// The scene of the drop: a 1 kg ball of radius 0.05 m over a plane, the linear law k = 1e6 N/m,
+/// c = 200 N.s/m.
+fn drop_scene() -> (Scene, f64, f64, f64) {
     let (k, c, m, radius) = (1e6, 200.0, 1.0, 0.05);
-    let expected = linear_restitution(k, c, m);
-    assert!((expected - 0.7440793977217797).abs() < 1e-12, "{expected}");
     let mut d = linear(k, c);
     d.coupling.step_average = true;
     d.bodies.push(BodyDescription::new(ShapeKind::Plane));
@@ -205,25 +224,16 @@ fn a_dropped_ball_bounces_with_the_closed_form_restitution() {
     ball.geometry.radius = radius;
     ball.body.mass = m;
     d.bodies.push(ball);
-    let scene = Scene::new(&d, None).unwrap();
+    (Scene::new(&d, None).unwrap(), linear_restitution(k, c, m), m, radius)
+}
+
+#[test]
+fn a_dropped_ball_bounces_with_the_closed_form_restitution() {
+    let (scene, expected, m, radius) = drop_scene();
+    assert!((expected - 0.7440793977217797).abs() < 1e-12, "{expected}");
     for order in ORDERS {
         for h in [1e-3, 1e-2] {
-            let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }, Body { m, inertia: [0.0; 3], state: at(0.55) }];
-            let v0 = (2.0 * G * 0.5).sqrt();
-            // The rebound speed from the ball's energy at the top of its rebound (the highest
-            // sample after the impact: a sample's energy does not depend on when it is taken in
-            // free flight, and by then the scene has put the ball where its own copy is).
-            let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
-            run(&scene, &mut bodies, order, constant(h, 0.75), |b| {
-                let (v, z) = (b[1].state.v.z, b[1].state.pose.r.z);
-                descended |= v < -0.5 * v0;
-                rose |= descended && v > 0.0;
-                if rose && top.is_none_or(|(z_top, _)| z > z_top) {
-                    top = Some((z, v));
-                }
-            });
-            let (z, v) = top.expect("the ball rebounds");
-            let e = (v * v + 2.0 * G * (z - radius)).sqrt() / v0;
+            let e = drop_restitution(&scene, order, constant(h, 0.75), m, radius);
             println!("{order:?} h = {h}: e = {e:.5} (closed form {expected:.5})");
             assert!((e / expected - 1.0).abs() < 0.02, "{order:?} h = {h}: e = {e} against {expected}");
         }
@@ -301,6 +311,43 @@ fn a_body_heavier_than_declared_is_learnt_from_its_response() {
     }
 }
 
+/// A small deterministic generator of steps in [0.5 h, 1.5 h] (a variable-step master).
+fn random_steps(h: f64, time: f64) -> Vec<f64> {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut steps = Vec::new();
+    let mut t = 0.0;
+    while t < time {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let step = h * (0.5 + (seed >> 11) as f64 / (1u64 << 53) as f64);
+        steps.push(step);
+        t += step;
+    }
+    steps
+}
+
+/// The drop under varying steps: within 3 % of the closed form, as ContactForce's StepAverage
+/// is. Not yet: with the outputs averaged over the longest recent step, steps drawn in [5, 15] ms
+/// give 0.7496 (+0.7 %) under both Gauss-Seidel orders, but steps in [0.5, 1.5] ms 0.695
+/// (-6.6 %, Jacobi -10 %), Jacobi at [5, 15] ms 0.564, and steps of 1 and 10 ms in turn 1.24 in
+/// every order (an energy gain): the impulse owed when a step is integrated again reaches the
+/// scene's copy of the body a step late, spread over the next step as the body receives it.
+#[test]
+#[ignore = "known failure: a drop under a varying step sequence (the owed impulse reaches the scene's copy a step late)"]
+fn a_dropped_ball_bounces_right_whatever_the_step_sequence() {
+    let (scene, expected, m, radius) = drop_scene();
+    let alternating: Vec<f64> = [1e-3, 1e-2].into_iter().cycle().take(2 * 69).collect();
+    let sequences = [("steps in [0.5, 1.5] ms", random_steps(1e-3, 0.75)), ("steps in [5, 15] ms", random_steps(1e-2, 0.75)), ("steps of 1 and 10 ms in turn", alternating)];
+    for order in ORDERS {
+        for (name, steps) in &sequences {
+            let e = drop_restitution(&scene, order, steps.iter().copied(), m, radius);
+            println!("{order:?} {name}: e = {e:.5} (closed form {expected:.5})");
+            assert!((e / expected - 1.0).abs() < 0.03, "{order:?} {name}: e = {e} against {expected}");
+        }
+    }
+}
+
 /// A master that reads no outputs before the scene's first step (a Jacobi master reads them
 /// after each step, for the next one): the ball, dropped from 0.5 m above its contact, falls
 /// freely over the first step (the importer holds no wrench, and the scene's step computes the
@@ -350,3 +397,5 @@ fn a_step_with_no_outputs_read_before_it_computes_them() {
     }
     assert_eq!(Coupling::new(&scene).outputs(&scene, None, 1e-3).unwrap_err(), contact_scene::UnknownStart);
 }
+
+
