@@ -204,7 +204,11 @@ fn checked<S: Real>(
                     && (d.weight.v() - f.weight).abs() <= relative * f.weight.abs().max(1.0)
             })
     });
-    debug_assert!(reproduced.is_some(), "the polytope features of {found:?} were not identified: {derived:?}");
+    // Not reproduced where the `f64` query and the re-derivation name different features: at a
+    // near tie between two features (a corner of one compound's box against a part of the other
+    // at a face-to-edge switch), where the derivative is not defined either. Debug and release
+    // builds answer alike (the FMU's derivative call fails with its reason, not a panic in one
+    // build and an Error in the other).
     match reproduced {
         Some(derived) => derived.clone(),
         None => {
