@@ -32,7 +32,21 @@ struct Body {
     m: f64,
     inertia: [f64; 3],
     state: BodyState,
+    /// How the body's FMU integrates its translation, in how many sub-steps of the step.
+    integrator: (Integrator, u32),
 }
+
+/// What a body FMU integrates its translation with (the held force is constant over the step).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Integrator {
+    Exact,
+    /// `v += a dt; r += v dt`.
+    SymplecticEuler,
+    /// `r += v dt; v += a dt` (OpenModelica's co-simulation export).
+    ExplicitEuler,
+}
+
+const EXACT: (Integrator, u32) = (Integrator::Exact, 1);
 
 impl Body {
     /// One step of `h` under the held force and torque `w` plus gravity: the translation
@@ -42,8 +56,24 @@ impl Body {
             return;
         }
         let a = w.0 / self.m - Vec3::new(0.0, 0.0, G);
-        self.state.pose.r += self.state.v * h + a * (0.5 * h * h);
-        self.state.v += a * h;
+        let (integrator, n) = self.integrator;
+        let dt = h / f64::from(n);
+        for _ in 0..n {
+            match integrator {
+                Integrator::Exact => {
+                    self.state.pose.r += self.state.v * dt + a * (0.5 * dt * dt);
+                    self.state.v += a * dt;
+                }
+                Integrator::SymplecticEuler => {
+                    self.state.v += a * dt;
+                    self.state.pose.r += self.state.v * dt;
+                }
+                Integrator::ExplicitEuler => {
+                    self.state.pose.r += self.state.v * dt;
+                    self.state.v += a * dt;
+                }
+            }
+        }
         if self.inertia == [0.0; 3] {
             return;
         }
@@ -118,7 +148,7 @@ fn stack(shape: ShapeKind, order: Order, steps: impl IntoIterator<Item = f64>) -
     ground.name = "ground".to_string();
     d.bodies.push(ground);
     let inertia = m * size * size / 6.0;
-    let mut bodies = vec![Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }];
+    let mut bodies = vec![Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }];
     for i in 0..3 {
         let mut b = BodyDescription::new(shape);
         b.geometry.radius = size / 2.0;
@@ -127,7 +157,7 @@ fn stack(shape: ShapeKind, order: Order, steps: impl IntoIterator<Item = f64>) -
         let i3 = if shape == ShapeKind::Box { [inertia; 3] } else { [0.0; 3] };
         b.body.inertia = [i3[0], i3[1], i3[2], 0.0, 0.0, 0.0];
         d.bodies.push(b);
-        bodies.push(Body { m, inertia: i3, state: at(size / 2.0 + size * i as f64) });
+        bodies.push(Body { m, inertia: i3, state: at(size / 2.0 + size * i as f64), integrator: EXACT });
     }
     let scene = Scene::new(&d, None).unwrap();
     run(&scene, &mut bodies, order, steps, |_| {});
@@ -195,7 +225,7 @@ fn linear_restitution(k: f64, c: f64, m: f64) -> f64 {
 /// The ball dropped from 0.5 m on the plane over the steps `steps`, in `order`: the restitution
 /// from its energy at the top of its rebound.
 fn drop_restitution(scene: &Scene, order: Order, steps: impl IntoIterator<Item = f64>, m: f64, radius: f64) -> f64 {
-    let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }, Body { m, inertia: [0.0; 3], state: at(0.55) }];
+    let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m, inertia: [0.0; 3], state: at(0.55), integrator: EXACT }];
     let v0 = (2.0 * G * 0.5).sqrt();
     // The rebound speed from the ball's energy at the top of its rebound (the highest sample
     // after the impact: a sample's energy does not depend on when it is taken in free flight, and
@@ -212,6 +242,39 @@ fn drop_restitution(scene: &Scene, order: Order, steps: impl IntoIterator<Item =
     let (z, v) = top.expect("the ball rebounds");
     (v * v + 2.0 * G * (z - radius)).sqrt() / v0
 }
+
+/// The restitution of the drop with the ball integrated by `integrator`, from the contact's
+/// impulse (Poisson's, as ContactForce's systems tests read it): `J / (m v_c) - 1`, with
+/// `J / m = v_out - v_in + g (t_out - t_in)` between the last sample at least 2 cm above the plane
+/// and the first one 50 ms after the ball first touched, and `v_c` the speed where the ball meets
+/// the plane, carried from that sample. Euler's positions in flight are off the exact ones by
+/// `g h t / 2` (15 mm after 0.3 s at 10 ms), which the energy at the top of the rebound would
+/// read as restitution; its velocities under a held force are exact.
+fn drop_restitution_with(scene: &Scene, order: Order, steps: impl IntoIterator<Item = f64>, m: f64, radius: f64, integrator: (Integrator, u32)) -> f64 {
+    let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m, inertia: [0.0; 3], state: at(0.55), integrator }];
+    type Before = Option<(f64, f64, f64)>;
+    let (mut before, mut after, mut touched): (Before, Option<(f64, f64)>, Option<f64>) = (None, None, None);
+    let mut t = 0.0;
+    let steps: Vec<f64> = steps.into_iter().collect();
+    let mut i = 0;
+    run(scene, &mut bodies, order, steps.iter().copied(), |b| {
+        t += steps[i];
+        i += 1;
+        let (z, v) = (b[1].state.pose.r.z - radius, b[1].state.v.z);
+        if touched.is_none() && (z < 0.0 || (v > 0.0 && before.is_some())) {
+            touched = Some(t);
+        }
+        match touched {
+            None if z > 0.02 => before = Some((t, v, z)),
+            Some(t_touch) if t > t_touch + 0.05 && after.is_none() => after = Some((t, v)),
+            _ => {}
+        }
+    });
+    let (t_in, v_in, z_in) = before.expect("the ball came down");
+    let (t_out, v_out) = after.expect("the ball rebounded");
+    (v_out - v_in + G * (t_out - t_in)) / (v_in * v_in + 2.0 * G * z_in).sqrt() - 1.0
+}
+
 
 /// The scene of the drop: a 1 kg ball of radius 0.05 m over a plane, the linear law k = 1e6 N/m,
 /// c = 200 N.s/m.
@@ -260,7 +323,7 @@ fn a_body_heavier_than_declared_is_learnt_from_its_response() {
     let scene = Scene::new(&d, None).unwrap();
     for order in ORDERS {
         let h = 1e-3;
-        let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }, Body { m: heavy, inertia: [0.0; 3], state: at(0.15) }];
+        let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m: heavy, inertia: [0.0; 3], state: at(0.15), integrator: EXACT }];
         let v0 = (2.0 * G * 0.1).sqrt();
         let mut coupling = Coupling::new(&scene);
         let states = |b: &[Body]| -> Vec<BodyState> { b.iter().map(|b| b.state).collect() };
@@ -311,6 +374,59 @@ fn a_body_heavier_than_declared_is_learnt_from_its_response() {
     }
 }
 
+/// The drops with the ball's FMU integrating the held force by symplectic or explicit Euler, at
+/// the step and in 10 sub-steps, at 1 and 10 ms in every order: `(order, h, integrator,
+/// restitution)`.
+fn euler_drops() -> Vec<(Order, f64, (Integrator, u32), f64)> {
+    let (scene, _, m, radius) = drop_scene();
+    let mut drops = Vec::new();
+    for order in ORDERS {
+        for h in [1e-3, 1e-2] {
+            for integrator in [(Integrator::SymplecticEuler, 1), (Integrator::ExplicitEuler, 1), (Integrator::SymplecticEuler, 10), (Integrator::ExplicitEuler, 10)] {
+                drops.push((order, h, integrator, drop_restitution_with(&scene, order, constant(h, 0.75), m, radius, integrator)));
+            }
+        }
+    }
+    drops
+}
+
+/// The one combination that does not hold yet: a Jacobi master at 10 ms and a body integrated
+/// by symplectic Euler in sub-steps.
+fn euler_known_failure(order: Order, h: f64, integrator: (Integrator, u32)) -> bool {
+    order == Order::Jacobi && h == 1e-2 && integrator == (Integrator::SymplecticEuler, 10)
+}
+
+/// The drop with the ball's FMU integrating the held force by symplectic or explicit Euler, at
+/// the step and in 10 sub-steps: the restitution within 2 % of the closed form at 1 ms and 5 % at
+/// 10 ms in every order (the scene measures where the body went; nothing rests on how it
+/// integrates): 0.7522 to 0.7535 against 0.7441 (gravity over the impact adds 1.2 %), and under
+/// a Jacobi master at 10 ms with explicit Euler in sub-steps 0.7311. Not yet with symplectic
+/// Euler in sub-steps under a Jacobi master at 10 ms (the next test).
+#[test]
+fn the_drop_bounces_right_whatever_integrates_the_body() {
+    let expected = drop_scene().1;
+    for (order, h, integrator, e) in euler_drops() {
+        println!("{order:?} h = {h} {integrator:?}: e = {e:.5} (closed form {expected:.5})");
+        let tolerance = if h <= 1e-3 { 0.02 } else { 0.05 };
+        assert!(euler_known_failure(order, h, integrator) || (e / expected - 1.0).abs() < tolerance, "{order:?} h = {h} {integrator:?}: e = {e} against {expected}");
+    }
+}
+
+/// Under a Jacobi master at 10 ms, a body integrated by symplectic Euler in 10 sub-steps gets
+/// e = 0.826 (+11 %): out of contact after the impact the body is pushed up by about 0.085 N.s
+/// over two steps that it should not get (a step integrated again from where the body started,
+/// which its integrator put 2.7 mm off the scene's expectation over the impact's step, owes an
+/// impulse that the offset's correction does not take back).
+#[test]
+#[ignore = "known failure: a Jacobi master at 10 ms and a body integrated by symplectic Euler in sub-steps"]
+fn the_drop_bounces_right_under_jacobi_whatever_integrates_the_body() {
+    let expected = drop_scene().1;
+    for (order, h, integrator, e) in euler_drops().into_iter().filter(|(o, h, i, _)| euler_known_failure(*o, *h, *i)) {
+        println!("{order:?} h = {h} {integrator:?}: e = {e:.5} (closed form {expected:.5})");
+        assert!((e / expected - 1.0).abs() < 0.05, "{order:?} h = {h} {integrator:?}: e = {e} against {expected}");
+    }
+}
+
 /// A small deterministic generator of steps in [0.5 h, 1.5 h] (a variable-step master).
 fn random_steps(h: f64, time: f64) -> Vec<f64> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -332,7 +448,10 @@ fn random_steps(h: f64, time: f64) -> Vec<f64> {
 /// give 0.7496 (+0.7 %) under both Gauss-Seidel orders, but steps in [0.5, 1.5] ms 0.695
 /// (-6.6 %, Jacobi -10 %), Jacobi at [5, 15] ms 0.564, and steps of 1 and 10 ms in turn 1.24 in
 /// every order (an energy gain): the impulse owed when a step is integrated again reaches the
-/// scene's copy of the body a step late, spread over the next step as the body receives it.
+/// scene's copy of the body a step late, spread over the next step as the body receives it. Read
+/// from the contact's impulse instead (the ball's speed 50 ms after it touched, as
+/// `drop_restitution_with` reads it), steps in [5, 15] ms give 0.49: what is owed is still being
+/// paid then.
 #[test]
 #[ignore = "known failure: a drop under a varying step sequence (the owed impulse reaches the scene's copy a step late)"]
 fn a_dropped_ball_bounces_right_whatever_the_step_sequence() {
@@ -368,7 +487,7 @@ fn a_step_with_no_outputs_read_before_it_computes_them() {
     let scene = Scene::new(&d, None).unwrap();
     let v0 = (2.0 * G * 0.5).sqrt();
     for h in [1e-3_f64, 1e-2] {
-        let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0) }, Body { m, inertia: [0.0; 3], state: at(0.55) }];
+        let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m, inertia: [0.0; 3], state: at(0.55), integrator: EXACT }];
         let mut coupling = Coupling::new(&scene);
         let mut held: Vec<ForceTorque> = vec![(Vec3::zeros(), Vec3::zeros()); 2];
         let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
@@ -397,5 +516,6 @@ fn a_step_with_no_outputs_read_before_it_computes_them() {
     }
     assert_eq!(Coupling::new(&scene).outputs(&scene, None, 1e-3).unwrap_err(), contact_scene::UnknownStart);
 }
+
 
 
