@@ -226,21 +226,38 @@ fn linear_restitution(k: f64, c: f64, m: f64) -> f64 {
 /// from its energy at the top of its rebound.
 fn drop_restitution(scene: &Scene, order: Order, steps: impl IntoIterator<Item = f64>, m: f64, radius: f64) -> f64 {
     let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m, inertia: [0.0; 3], state: at(0.55), integrator: EXACT }];
-    let v0 = (2.0 * G * 0.5).sqrt();
-    // The rebound speed from the ball's energy at the top of its rebound (the highest sample
-    // after the impact: a sample's energy does not depend on when it is taken in free flight, and
-    // by then the scene has put the ball where its own copy is).
-    let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
-    run(scene, &mut bodies, order, steps, |b| {
-        let (v, z) = (b[1].state.v.z, b[1].state.pose.r.z);
-        descended |= v < -0.5 * v0;
-        rose |= descended && v > 0.0;
-        if rose && top.is_none_or(|(z_top, _)| z > z_top) {
-            top = Some((z, v));
+    let mut top = TopOfRebound::default();
+    run(scene, &mut bodies, order, steps, |b| top.sample(&b[1]));
+    top.restitution(radius)
+}
+
+/// The restitution of a ball dropped from 0.5 m above its contact, from its energy at the top of
+/// its rebound (the highest sample after the impact: a sample's energy does not depend on when it
+/// is taken in free flight, and by then the scene has put the ball where its own copy is).
+#[derive(Default)]
+struct TopOfRebound {
+    top: Option<(f64, f64)>,
+    descended: bool,
+    rose: bool,
+}
+
+impl TopOfRebound {
+    /// The speed where the ball meets the plane, `sqrt(2 g 0.5 m)` (m/s).
+    const V0: f64 = 3.132091952673165;
+
+    fn sample(&mut self, ball: &Body) {
+        let (v, z) = (ball.state.v.z, ball.state.pose.r.z);
+        self.descended |= v < -0.5 * Self::V0;
+        self.rose |= self.descended && v > 0.0;
+        if self.rose && self.top.is_none_or(|(z_top, _)| z > z_top) {
+            self.top = Some((z, v));
         }
-    });
-    let (z, v) = top.expect("the ball rebounds");
-    (v * v + 2.0 * G * (z - radius)).sqrt() / v0
+    }
+
+    fn restitution(&self, radius: f64) -> f64 {
+        let (z, v) = self.top.expect("the ball rebounds");
+        (v * v + 2.0 * G * (z - radius)).sqrt() / Self::V0
+    }
 }
 
 /// The restitution of the drop with the ball integrated by `integrator`, from the contact's
@@ -311,16 +328,9 @@ fn a_dropped_ball_bounces_with_the_closed_form_restitution() {
 /// each is within 3 % of it (the first two, while the response is learnt, lose up to 7 %).
 #[test]
 fn a_body_heavier_than_declared_is_learnt_from_its_response() {
-    let (k, c, m, heavy, radius) = (1e6, 200.0, 1.0, 4.0, 0.05);
-    let expected = linear_restitution(k, c, heavy);
-    let mut d = linear(k, c);
-    d.coupling.step_average = true;
-    d.bodies.push(BodyDescription::new(ShapeKind::Plane));
-    let mut ball = BodyDescription::new(ShapeKind::Sphere);
-    ball.geometry.radius = radius;
-    ball.body.mass = m;
-    d.bodies.push(ball);
-    let scene = Scene::new(&d, None).unwrap();
+    let (scene, _, m, radius) = drop_scene();
+    let heavy = 4.0;
+    let expected = linear_restitution(1e6, 200.0, heavy);
     for order in ORDERS {
         let h = 1e-3;
         let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m: heavy, inertia: [0.0; 3], state: at(0.15), integrator: EXACT }];
@@ -475,36 +485,20 @@ fn a_dropped_ball_bounces_right_whatever_the_step_sequence() {
 /// nothing to start from: an error, not a panic.
 #[test]
 fn a_step_with_no_outputs_read_before_it_computes_them() {
-    let (k, c, m, radius) = (1e6, 200.0, 1.0, 0.05);
-    let expected = linear_restitution(k, c, m);
-    let mut d = linear(k, c);
-    d.coupling.step_average = true;
-    d.bodies.push(BodyDescription::new(ShapeKind::Plane));
-    let mut ball = BodyDescription::new(ShapeKind::Sphere);
-    ball.geometry.radius = radius;
-    ball.body.mass = m;
-    d.bodies.push(ball);
-    let scene = Scene::new(&d, None).unwrap();
-    let v0 = (2.0 * G * 0.5).sqrt();
+    let (scene, expected, m, radius) = drop_scene();
     for h in [1e-3_f64, 1e-2] {
         let mut bodies = [Body { m: 0.0, inertia: [0.0; 3], state: at(0.0), integrator: EXACT }, Body { m, inertia: [0.0; 3], state: at(0.55), integrator: EXACT }];
         let mut coupling = Coupling::new(&scene);
         let mut held: Vec<ForceTorque> = vec![(Vec3::zeros(), Vec3::zeros()); 2];
-        let (mut top, mut descended, mut rose) = (None::<(f64, f64)>, false, false);
+        let mut top = TopOfRebound::default();
         for _ in 0..(0.75_f64 / h).round() as usize {
             let start: Vec<BodyState> = bodies.iter().map(|b| b.state).collect();
             coupling.do_step(&scene, h, Inputs::AtStart(&start)).unwrap();
             bodies.iter_mut().zip(&held).for_each(|(b, w)| b.step(w, h));
             held = coupling.outputs(&scene, None, h).unwrap().to_vec();
-            let (v, z) = (bodies[1].state.v.z, bodies[1].state.pose.r.z);
-            descended |= v < -0.5 * v0;
-            rose |= descended && v > 0.0;
-            if rose && top.is_none_or(|(z_top, _)| z > z_top) {
-                top = Some((z, v));
-            }
+            top.sample(&bodies[1]);
         }
-        let (z, v) = top.expect("the ball rebounds");
-        let e = (v * v + 2.0 * G * (z - radius)).sqrt() / v0;
+        let e = top.restitution(radius);
         println!("h = {h}: e = {e:.5} (closed form {expected:.5})");
         assert!((e / expected - 1.0).abs() < 0.02, "h = {h}: e = {e} against {expected}");
     }
