@@ -548,7 +548,7 @@ impl Coupling {
                 end.to_vec()
             }
             _ => {
-                let p = self.reported_end(scene, &run, h, &pending.redo_owed);
+                let p = self.reported_end(scene, &run, h, Some(&pending.redo_owed));
                 self.pending = Some(pending);
                 p
             }
@@ -567,12 +567,12 @@ impl Coupling {
 
     /// Where the bodies are expected to be reported at the end of the step `run` held over `h`:
     /// the scene's copy there, moved by the offsets and by the forces on the bodies alone, less
-    /// the impulse `lacking` that the copy received over the step and the bodies did not (what
+    /// the impulse `lacking` (none: zero) that the copy received over the step and the bodies did not (what
     /// the step integrated again owed them). Not less all that is owed: the copy was paid what
     /// the bodies were (the rate `pay`), and what is still owed from earlier steps neither has
     /// yet (taken off the prediction, it put a Jacobi master's every start off the scene's
     /// expectation under a varying step, and the stack was thrown).
-    fn reported_end(&self, scene: &Scene, run: &Run, h: f64, lacking: &[Vec3]) -> Vec<BodyState> {
+    fn reported_end(&self, scene: &Scene, run: &Run, h: f64, lacking: Option<&[Vec3]>) -> Vec<BodyState> {
         (0..scene.len())
             .map(|k| {
                 let mass = &scene.bodies[k].mass;
@@ -581,7 +581,7 @@ impl Coupling {
                     let shown = self.shown(scene, k);
                     let a = run.unseen[k] / shown;
                     m.c += self.drift[k] + self.v_offset[k] * h + a * (0.5 * h * h);
-                    m.v_c += self.v_offset[k] + a * h - lacking[k] / shown;
+                    m.v_c += self.v_offset[k] + a * h - lacking.map_or_else(Vec3::zeros, |l| l[k]) / shown;
                 }
                 m.to_frame(mass)
             })
@@ -606,7 +606,7 @@ impl Coupling {
             let at_end = if self.recent_steps[0] == 0.0 {
                 to_start > 0.0 || movable.iter().any(|&k| given[k].pose.r != run.reported[k].pose.r)
             } else {
-                let to_end = distance(&self.reported_end(scene, run, h, &vec![Vec3::zeros(); scene.len()]));
+                let to_end = distance(&self.reported_end(scene, run, h, None));
                 master_order::inputs_at_end(self.inputs_at_end, &mut self.order_votes, to_start, to_end)
             };
             if at_end != self.inputs_at_end {
