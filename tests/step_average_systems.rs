@@ -449,22 +449,28 @@ fn a_driven_plate_lifts_a_resting_ball_without_throwing_it() {
 }
 
 /// Spheres stacked on a plane, one block per touching pair (the middle sphere held by two
-/// blocks), under both Gauss-Seidel orders: started at their static depths they stay there at
-/// 1 and 10 ms (each block used to take the other contact's force a step late, as measured, and
-/// the two fed each other's swing until the spheres were thrown); a stack of two dropped from
-/// 1 mm settles at 1 ms within a second. Not yet: under a Jacobi master stacks still diverge,
-/// a dropped stack of three keeps a swing of millimetres, a dropped stack of two at 3 ms settles
-/// only after seconds and gains energy while it does, and at 10 ms it is thrown (the survey prints
-/// them); ContactScene integrates a stack's contacts together.
+/// blocks): started at their static depths they stay there under both Gauss-Seidel orders at 1 and
+/// 10 ms (each block used to take the other contact's force a step late, as measured, and the two
+/// fed each other's swing until the spheres were thrown), and under a Jacobi master at 1 ms (the
+/// extra damping of the energy balance, a velocity feedback as strong as a sub-step takes, used to
+/// act in the lasting contact, and the other block's answer to it a step later threw the stacks
+/// 20 m and 1200 m); a stack of two dropped from 1 mm settles at 1 ms within a second under the
+/// Gauss-Seidel orders. Not yet: under a Jacobi master stacks diverge at 3 and 10 ms and when
+/// dropped, and dropped stacks at 3 and 10 ms gain energy in every order (the survey prints them);
+/// ContactScene integrates a stack's contacts together.
 #[test]
-fn stacks_hold_under_the_gauss_seidel_orders() {
-    for order in [Order::BlockFirst, Order::BodyFirst] {
+fn stacks_started_at_rest_hold() {
+    for order in ORDERS {
+        let steps: &[(f64, f64)] = if order == Order::Jacobi { &[(1e-3, 1.0)] } else { &[(1e-3, 1.0), (1e-2, 2.0)] };
         for n in [2, 3] {
-            for (h, seconds) in [(1e-3, 1.0), (1e-2, 2.0)] {
+            for &(h, seconds) in steps {
                 let (rise, off) = stack(n, order, h, seconds);
                 println!("stack of {n} {order:?} h = {h}: energy rose by {rise:.3e} J, {off:.3e} m from rest");
                 assert!(rise < 1e-9 && off < 1e-8, "stack of {n} {order:?} h = {h}: energy rose by {rise} J, {off} m from rest");
             }
+        }
+        if order == Order::Jacobi {
+            continue;
         }
         let ((rise, off), late) = stack_from(2, order, 1e-3, 2.0, 1e-3);
         println!("dropped stack of 2 {order:?} h = 0.001: energy rose by {rise:.3e} J, {off:.3e} m from rest, {late:.3e} m in the last second");

@@ -44,7 +44,7 @@
 //!   own bodies; what the coupling put in beyond it (a balance, kept over a contact and carried to
 //!   the next) is taken out again by an extra damping along the contact normal that never pulls
 //!   (after Sadjina et al., "Energy conservation and power bonds in co-simulations", 2017:
-//!   energy-residual correction).
+//!   energy-residual correction), in the steps of an impact, not while a contact lasts.
 #![forbid(unsafe_code)]
 
 use super::{check_substeps, Model, ModelError};
@@ -328,7 +328,11 @@ impl Carry {
             owed: self.owed,
             pay,
             unseen: std::array::from_fn(|k| self.pull(k, &setup.mass[k], h)),
-            dissipate: self.dissipate,
+            // The extra damping waits while a contact lasts (a body at rest, a stack), where the
+            // pull brings a body to its static depth: there it would be a velocity feedback as
+            // strong as a sub-step takes, and another contact's answer to it a step later (a
+            // Jacobi master) swings the stack up until it is thrown.
+            dissipate: if self.steady_steps >= 2.0 { 0.0 } else { self.dissipate },
         }
     }
 
