@@ -40,7 +40,6 @@ const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
     ("crates/fmi_export/src", "fmi3 <-> fmi3_me", "as fmi2 <-> fmi2_me"),
     ("crates/fmi_export/src", "instance <-> model_exchange", "the instance holds the Model Exchange layout, whose functions go through the instance's dispatch"),
     ("crates/fmi_export/src", "model <-> table", "the FmuModel trait names the table's types and the table is generic over FmuModel"),
-    ("cosim/src", "master <-> recording <-> report", "the report formats the master's outcome, which the recording evaluates with the report's numbers"),
 ];
 
 /// The module path of a file, relative to its crate's source folder: `a/b.rs` and `a/b/mod.rs`
