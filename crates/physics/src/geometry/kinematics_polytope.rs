@@ -982,7 +982,7 @@ mod tests {
         let axis = Vec3::new(0.3, -0.8, 0.5).normalize();
         let found = |pose: &Pose| {
             let mut out = Vec::new();
-            super::super::convex::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
+            super::super::convex_pair::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
             out
         };
         let points64 = found(&pose_b);
@@ -1028,7 +1028,7 @@ mod tests {
             let (axis, shift) = (rng.unit(), rng.unit());
             let found = |pose: &Pose| {
                 let mut out = Vec::new();
-                super::super::convex::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
+                super::super::convex_pair::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
                 out
             };
             let points64 = found(&pose_b);

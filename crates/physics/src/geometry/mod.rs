@@ -28,6 +28,7 @@ mod cloud_surface;
 pub use cloud_surface::CloudOnPlane;
 mod compound;
 mod convex;
+mod convex_pair;
 mod cylinder_plane;
 mod disk_plane;
 pub mod distance;
@@ -279,11 +280,11 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<Canonical> {
         // finite Rectangle and Disk bases, and the plane pairs of primitives, are analytic elsewhere.
         // The polytopes' points (box, hull, a rectangle's prism) are re-derived with their
         // features held (`kinematics_polytope`); the curved ones' are not.
-        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => (convex::contacts, convex::point_count, Ok(Polytope)),
-        (ConvexHull | Box, Capsule) => (convex::contacts, convex::point_count, Ok(PolytopeCapsule)),
-        (Ellipsoid, ConvexHull | Box | Rectangle) => (convex::contacts, convex::point_count, Ok(EllipsoidPolytope)),
+        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => (convex_pair::contacts, convex_pair::point_count, Ok(Polytope)),
+        (ConvexHull | Box, Capsule) => (convex_pair::contacts, convex_pair::point_count, Ok(PolytopeCapsule)),
+        (Ellipsoid, ConvexHull | Box | Rectangle) => (convex_pair::contacts, convex_pair::point_count, Ok(EllipsoidPolytope)),
         (ConvexHull, Disk | Cylinder) | (Ellipsoid, Ellipsoid | Cylinder | Capsule | Disk) | (Box, Cylinder) | (Cylinder, Cylinder | Capsule) => {
-            (convex::contacts, convex::point_count, Err(ITERATIVE))
+            (convex_pair::contacts, convex_pair::point_count, Err(ITERATIVE))
         }
         (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one, Ok(PlaneEllipsoid)),
         (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count, Ok(PlaneVertex)),
