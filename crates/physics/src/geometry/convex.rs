@@ -41,7 +41,7 @@ use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
 use super::hull_depth;
-use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
+use crate::shape::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::small_list::SmallList;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};

@@ -63,7 +63,7 @@ impl<'a> Polytope<'a> {
         Some(match shape {
             Shape::Box { half_extents } => Polytope::Box { half: *half_extents, centre_z: 0.0 },
             Shape::Rectangle { half_x, half_y } => {
-                let depth = super::parry::flat_depth(shape);
+                let depth = crate::shape::parry::flat_depth(shape);
                 Polytope::Box { half: Vec3::new(*half_x, *half_y, depth / 2.0), centre_z: -depth / 2.0 }
             }
             Shape::ConvexHull(hull) if !hull.faces.is_empty() => Polytope::Hull(hull),

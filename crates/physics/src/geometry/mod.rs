@@ -39,8 +39,6 @@ mod face_cylinder;
 mod face_face;
 mod finite_face;
 mod frame;
-mod height_cells;
-mod height_disks;
 mod height_field;
 pub(crate) mod hull_depth;
 mod hull_dispatch;
@@ -55,14 +53,15 @@ mod kinematics_face;
 mod kinematics_mesh;
 mod kinematics_polytope;
 mod mesh;
-pub mod parry;
 mod plane_sphere;
 mod polygon;
 mod rectangle_plane;
 mod small_list;
 mod sphere_sphere;
 mod surface_point;
-pub(crate) mod vertex_tree;
+
+/// Parry's terms for our shapes (`shape::parry`), also at their earlier path.
+pub use crate::shape::parry;
 
 use nalgebra::Vector3;
 
