@@ -30,18 +30,10 @@ const CRATES: [&str; 11] = ["src", "crates/physics/src", "crates/scene/src", "cr
 /// by " <-> ", why it is there). Remove an entry when its cycle is gone; never add one without a
 /// plan to remove it.
 const KNOWN_CYCLES: &[(&str, &str, &str)] = &[
-    ("crates/physics/src", "geometry <-> shape", "a ConvexHull holds its GaussMap (geometry::hull_depth); the Gauss map belongs with the hull in shape"),
-    (
-        "crates/physics/src",
-        "geometry::convex <-> geometry::hull_dispatch",
-        "convex.rs calls the copy of its own search that suits the CPU (hull_dispatch.rs); the search (contacts_of) wants a module of its own",
-    ),
     ("crates/fmi_export/src", "fmi2 <-> fmi2_me", "the Model Exchange half uses the co-simulation half's types and the other way round; issue 28 rewrites these files"),
     ("crates/fmi_export/src", "fmi3 <-> fmi3_me", "as fmi2 <-> fmi2_me"),
     ("crates/fmi_export/src", "instance <-> model_exchange", "the instance holds the Model Exchange layout, whose functions go through the instance's dispatch"),
     ("crates/fmi_export/src", "model <-> table", "the FmuModel trait names the table's types and the table is generic over FmuModel"),
-    ("rigid_body/src", "body <-> integrator <-> joint", "ParameterError and the integrators' state live in body.rs, which uses both"),
-    ("cosim/src", "master <-> recording <-> report", "the report formats the master's outcome, which the recording evaluates with the report's numbers"),
 ];
 
 /// The module path of a file, relative to its crate's source folder: `a/b.rs` and `a/b/mod.rs`

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::report::number;
 use crate::scenario::{CheckSpec, Statistic};
 use crate::Error;
 
@@ -189,25 +188,6 @@ impl CheckResult {
             upper,
             passed: within(obtained, lower, upper),
             note: String::new(),
-        }
-    }
-
-    /// The expected value as the summary table shows it: a number, `>= a`, `<= b` or `a .. b`.
-    pub fn expected_text(&self) -> String {
-        match (self.lower, self.upper) {
-            (None, None) => number(self.expected),
-            (Some(low), None) => format!(">= {}", number(low)),
-            (None, Some(high)) => format!("<= {}", number(high)),
-            (Some(low), Some(high)) => format!("{} .. {}", number(low), number(high)),
-        }
-    }
-
-    /// The allowed deviation as the summary table shows it ("-" for bounds).
-    pub fn allowed_text(&self) -> String {
-        if self.lower.is_some() || self.upper.is_some() {
-            "-".to_string()
-        } else {
-            number(self.allowed)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The summary table printed after a run: one row per check, or one per scenario without checks.
 
 use crate::master::Outcome;
+use crate::recording::CheckResult;
 
 /// A plain-text table: scenario, simulated time, wall time, check, expected, obtained, allowed
 /// deviation and the verdict.
@@ -39,6 +40,27 @@ pub fn summary_table(outcomes: &[Outcome]) -> String {
         table.push_str(&line(row));
     }
     table
+}
+
+impl CheckResult {
+    /// The expected value as the summary table shows it: a number, `>= a`, `<= b` or `a .. b`.
+    pub fn expected_text(&self) -> String {
+        match (self.lower, self.upper) {
+            (None, None) => number(self.expected),
+            (Some(low), None) => format!(">= {}", number(low)),
+            (None, Some(high)) => format!("<= {}", number(high)),
+            (Some(low), Some(high)) => format!("{} .. {}", number(low), number(high)),
+        }
+    }
+
+    /// The allowed deviation as the summary table shows it ("-" for bounds).
+    pub fn allowed_text(&self) -> String {
+        if self.lower.is_some() || self.upper.is_some() {
+            "-".to_string()
+        } else {
+            number(self.allowed)
+        }
+    }
 }
 
 /// Six significant digits, trailing zeros removed; exponent form for very large or small values.

@@ -3,7 +3,7 @@
 
 use nalgebra::{Matrix3, Quaternion, SymmetricEigen};
 
-use crate::integrator::FreeRotor;
+use crate::rotor::FreeRotor;
 use crate::joint::{Joint, JointKind};
 use crate::{Rotation, Vec3};
 
@@ -114,25 +114,6 @@ impl RigidBody {
     /// The joint to the world ([`Joint::FREE`] for a free body).
     pub fn joint(&self) -> &Joint {
         &self.joint
-    }
-
-    /// Refuses a joint that cannot move the body from `state`: a revolute joint whose axis passes
-    /// through the centre of mass of a body with no moment of inertia about it (a point mass on
-    /// the axis) has no finite angular acceleration.
-    pub fn check_joint(&self, state: &State) -> Result<(), ParameterError> {
-        match self.joint_mass(state) {
-            Some(mass) if !(mass > 0.0 && mass.is_finite()) => Err(refuse(
-                "joint.pivot",
-                list(&[self.joint.pivot[0], self.joint.pivot[1], self.joint.pivot[2]]),
-                format!(
-                    "the moment of inertia about the joint axis {} through it is {mass} for r_0_start = {}: \
-                     put the axis away from a point mass's centre or give the body inertia about it",
-                    list(&[self.joint.axis[0], self.joint.axis[1], self.joint.axis[2]]),
-                    list(&[state.r[0], state.r[1], state.r[2]])
-                ),
-            )),
-            _ => Ok(()),
-        }
     }
 
     /// Mass \[kg\].

@@ -15,7 +15,9 @@ pub mod body;
 pub mod fmi;
 pub mod integrator;
 pub mod joint;
+pub mod joint_motion;
 pub mod model;
+mod rotor;
 pub mod variables;
 
 pub use body::{ParameterError, RigidBody, State, DEFAULT_GRAVITY};

@@ -40,8 +40,8 @@ use parry3d_f64::query::details::contact_support_map_support_map_with_params;
 use parry3d_f64::query::gjk::{GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::SupportMap;
 
-use super::{hull_depth, hull_dispatch};
-use super::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
+use super::hull_depth;
+use crate::shape::parry::{flat_depth, from_parry_vec, to_parry_pose, to_parry_vec};
 use super::small_list::SmallList;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
@@ -382,21 +382,6 @@ fn epa(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<Closest> 
 /// signed distance along it (negative when overlapping).
 pub(super) fn closest_pair(a: &Convex, pose_a: &Pose, b: &Convex, pose_b: &Pose) -> Option<(Vec3, Vec3, Vec3, f64)> {
     closest(a, pose_a, b, pose_b).map(|c| (c.p_a, c.p_b, c.normal, c.dist))
-}
-
-/// Canonical pair function: two convex shapes (see the module documentation).
-pub(super) fn contacts(base: &Shape, base_pose: &Pose, follower: &Shape, follower_pose: &Pose, out: &mut Vec<ContactPoint>) {
-    let (Some(a), Some(b)) = (Convex::of(base), Convex::of(follower)) else {
-        return;
-    };
-    // (In the copy of the code that suits the CPU: see hull_dispatch.rs.)
-    hull_dispatch::contacts_of(&a, base_pose, &b, follower_pose, out);
-}
-
-/// How many point ids [`contacts`] uses.
-pub(super) fn point_count(base: &Shape, follower: &Shape) -> usize {
-    let count = |s: &Shape| Convex::of(s).map_or(1, |c| c.max_feature_points());
-    count(base) + count(follower)
 }
 
 /// The contacts of two convex shapes: the closest or deepest pair, then the patch of the two

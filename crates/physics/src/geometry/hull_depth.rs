@@ -16,13 +16,13 @@
 //! - The cone narrows before the walks. A direction at the angle `a` from `u` has `p(m) >=
 //!   least_A(a) + least_B(a) - L cos a`, with `least_X(a)` the least height (see below) of the
 //!   support vertices of the directions within `a` of the axis. Per vertex, tables hold those
-//!   leasts ring by ring (height_disks.rs: rings of 0.00625 rad about the centre of the cap
+//!   leasts ring by ring (shape/height_disks.rs: rings of 0.00625 rad about the centre of the cap
 //!   around the vertex's Gauss cell, out to 0.5 rad; the query shifts them by the rings between
 //!   that centre and the axis), so the minimum's direction lies within the last ring where that
 //!   bound is at most `p(u)`: 0.144 rad for the benchmark's spheres, whose walks then take 13
 //!   and 11 vertices. Beyond the tables (hulls of more than 2,048 vertices, cones wider than
 //!   they reach), the cone narrows once by the least height over cube-map cells of directions
-//!   (height_cells.rs; 0.17 rad for the benchmark).
+//!   (shape/height_cells.rs; 0.17 rad for the benchmark).
 //! - The hull vertices whose Gauss cells meet the cone are found by a walk over the edge graph
 //!   from the support vertex of `u`, crossing an edge when its arc (between the normals of its two
 //!   faces) meets the cone; the faces whose normals lie in the cone and the edges whose arcs meet
@@ -51,11 +51,10 @@
 //! not overlap along every candidate, when the cone is wider than [`MIN_COS`] allows, when a walk
 //! outgrows its fixed buffers, or for a hull whose Gauss map could not be built.
 
-use super::height_cells::{vertex_caps, HeightCells};
-use super::height_disks::HeightDisks;
 use crate::math::{Pose, Vec3};
 use nalgebra::Matrix3;
-use crate::shape::{ConvexHull, HullFace, HullGraph};
+use crate::shape::gauss_map::{GaussEdge, SHORT_ARC};
+use crate::shape::ConvexHull;
 
 /// The widest cone searched: beyond it (flat or elongated hulls, deep overlaps) GJK/EPA is used.
 const MIN_COS: f64 = 0.7;
@@ -64,135 +63,13 @@ const MAX_VERTICES: usize = 64;
 const MAX_EDGES: usize = 96;
 /// Edge pairs tested at most.
 const MAX_PAIRS: usize = 16_384;
-/// Rounds of narrowing the cone by the cube maps (when the rings of height_disks.rs do not
+/// Rounds of narrowing the cone by the cube maps (when the rings of shape/height_disks.rs do not
 /// apply): one (the benchmark's pair measured 43,559
 /// instructions with one, 44,023 with two, 45,434 with three: a second round's two table queries
 /// cost more than the smaller walks save).
 const NARROWING: usize = 1;
 /// Slack on the cone's cosine against rounding.
 const SLACK: f64 = 1e-9;
-
-/// The Gauss map of a hull: face normals and offsets, the two faces of every edge of the graph,
-/// and the largest ball about a centre inside it.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct GaussMap {
-    /// Outward unit normal of each face (a copy of the faces', contiguous).
-    normals: Vec<Vec3>,
-    /// `normal . vertex` of each face: the support value along its normal.
-    offsets: Vec<f64>,
-    /// For each entry of the graph's neighbour rows (the edge from a vertex to that neighbour),
-    /// the two faces sharing the edge and the cosine of its arc.
-    edges: Vec<GaussEdge>,
-    centre: Vec3,
-    /// The distance from `centre` to each face's plane (`offset - normal . centre`).
-    heights: Vec<f64>,
-    /// Per vertex, the least height of the faces around it and its entries in `edges`: what a
-    /// walk reads of a vertex, together.
-    vertices: Vec<GaussVertex>,
-    /// The least height of all (> 0): the ball of this radius about `centre` is inside.
-    inradius: f64,
-    /// False when the faces are not a closed polyhedron (an edge not shared by exactly two faces).
-    usable: bool,
-    /// The least vertex height per cell of directions.
-    cells: HeightCells,
-    /// The least vertex height per vertex and ring of directions about its cell.
-    disks: HeightDisks,
-}
-
-/// A vertex on a hull's Gauss map.
-#[derive(Clone, Copy, Debug)]
-struct GaussVertex {
-    /// The least height of the faces around it: along any direction whose support vertex it is,
-    /// the hull reaches at least this far beyond the centre.
-    height: f64,
-    /// Its edges: `edges[start..end]`, the graph's neighbour row.
-    start: u32,
-    end: u32,
-}
-
-/// One entry of a hull's neighbour rows on its Gauss map: the edge from a vertex to a neighbour.
-#[derive(Clone, Copy, Debug, Default)]
-struct GaussEdge {
-    /// The outward unit normals of its two faces, at the ends of its arc (copies, read in place
-    /// by the walk), and their cross product `n2 x n1` (the edge-pair tests' plane of the arc).
-    n1: Vec3,
-    n2: Vec3,
-    n2_x_n1: Vec3,
-    /// The two faces sharing the edge.
-    faces: [u32; 2],
-    /// The cosine of the edge's arc: the dot product of its two faces' normals.
-    cos: f64,
-    /// `1 - cos^2`, the square of the arc's sine, for the arc test; -1 for an arc too short for
-    /// the test's formula (see [`arc_in_cone`]).
-    sine2: f64,
-    /// The lower height of its two faces.
-    height: f64,
-    /// Bit `i` set when the edge is the first edge of `faces[i]` (its first two vertices): the
-    /// walked edge from which a face is taken as a candidate, once (from either direction).
-    first: u8,
-    /// The neighbour: the edge's other end.
-    to: u32,
-}
-
-/// [`GaussEdge::sine2`] of an arc whose cosine is `k`.
-fn arc_sine2(k: f64) -> f64 {
-    let sine2 = 1.0 - k * k;
-    if sine2.is_nan() || sine2 <= SHORT_ARC {
-        -1.0
-    } else {
-        sine2
-    }
-}
-
-/// The square of the sine below which an arc is short (see [`arc_in_cone`]).
-const SHORT_ARC: f64 = 1e-6;
-
-impl GaussMap {
-    pub(crate) fn new(vertices: &[Vec3], faces: &[HullFace], graph: &HullGraph) -> GaussMap {
-        let normals: Vec<Vec3> = faces.iter().map(|f| f.normal).collect();
-        let offsets: Vec<f64> = faces.iter().map(|f| f.normal.dot(&vertices[f.vertices[0] as usize])).collect();
-        let centre = vertices.iter().sum::<Vec3>() / vertices.len().max(1) as f64;
-        let heights: Vec<f64> = faces.iter().zip(&offsets).map(|(f, o)| o - f.normal.dot(&centre)).collect();
-        let inradius = heights.iter().copied().fold(f64::INFINITY, f64::min);
-        let vertex_heights: Vec<f64> =
-            (0..vertices.len()).map(|v| graph.faces_of(v).iter().map(|&f| heights[f as usize]).fold(f64::INFINITY, f64::min)).collect();
-        let gauss_vertices = vertex_heights
-            .iter()
-            .enumerate()
-            .map(|(v, &height)| GaussVertex { height, start: graph.neighbor_start[v], end: graph.neighbor_start[v + 1] })
-            .collect();
-        let mut usable = inradius > 0.0 && inradius.is_finite();
-        // Per face, its first edge (its first two vertices, the smaller first).
-        let face_edges: Vec<[u32; 2]> = faces
-            .iter()
-            .map(|f| match f.vertices[..] {
-                [p, q, ..] => [p.min(q), p.max(q)],
-                _ => [u32::MAX, u32::MAX],
-            })
-            .collect();
-        let mut edges = Vec::with_capacity(graph.neighbors.len());
-        for v in 0..vertices.len() {
-            for &w in graph.neighbors(v) {
-                let shared: Vec<u32> = graph.faces_of(v).iter().copied().filter(|f| graph.faces_of(w as usize).contains(f)).collect();
-                if let [f1, f2] = shared[..] {
-                    let key = [(v as u32).min(w), (v as u32).max(w)];
-                    let first = u8::from(face_edges[f1 as usize] == key) | (u8::from(face_edges[f2 as usize] == key) << 1);
-                    let (n1, n2) = (normals[f1 as usize], normals[f2 as usize]);
-                    let height = heights[f1 as usize].min(heights[f2 as usize]);
-                    let cos = n1.dot(&n2);
-                    edges.push(GaussEdge { n1, n2, n2_x_n1: n2.cross(&n1), faces: [f1, f2], cos, sine2: arc_sine2(cos), height, first, to: w });
-                } else {
-                    usable = false;
-                    edges.push(GaussEdge { to: w, ..GaussEdge::default() });
-                }
-            }
-        }
-        let caps = vertex_caps(&normals, vertices.len(), |v| graph.faces_of(v)).unwrap_or_default();
-        let cells = HeightCells::new(&vertex_heights, &caps);
-        let disks = HeightDisks::new(&vertex_heights, &caps);
-        GaussMap { normals, offsets, edges, centre, heights, vertices: gauss_vertices, inradius, usable, cells, disks }
-    }
-}
 
 /// What a walk over one hull's Gauss map collects, in the hull's frame.
 struct Walk {
@@ -386,6 +263,7 @@ impl Marks for Seen {
 /// and division. Rounded toward yes.
 #[cfg(test)]
 fn arc_meets_cone(n1: &Vec3, n2: &Vec3, c: &Vec3, cos_t: f64) -> bool {
+    use crate::shape::gauss_map::arc_sine2;
     let k = n1.dot(n2);
     arc_in_cone(n1, n2, k, arc_sine2(k), c, cos_t).is_some()
 }
@@ -638,7 +516,7 @@ fn search_cone(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> 
     if cos_t.is_nan() || cos_t < MIN_COS {
         return None;
     }
-    // Narrower, ring by ring about u (see height_disks.rs), when the tables reach that far.
+    // Narrower, ring by ring about u (see shape/height_disks.rs), when the tables reach that far.
     if let Some(narrower) = ga.disks.narrowed((ia, &ua), &gb.disks, (ib, &ub), cos_t, distance, along_u + SLACK * distance) {
         cos_t = cos_t.max(narrower - SLACK);
     } else {
@@ -841,6 +719,7 @@ pub(super) fn penetration_normal(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::shape::height_disks::HeightDisks;
     use crate::math::Rotation;
     use nalgebra::Matrix3;
 

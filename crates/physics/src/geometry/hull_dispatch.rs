@@ -22,7 +22,7 @@
 //! the check, is the crate's macro's.
 //!
 //! For the featured copy to pay, the callees must be compiled inside it: the search and its
-//! helpers in hull_depth.rs, height_cells.rs and shape.rs, and the patch's functions in convex.rs,
+//! helpers in hull_depth.rs, shape/height_cells.rs and shape/mod.rs, and the patch's functions in convex.rs,
 //! are `#[inline(always)]` for that (each copy then holds all of them; a helper left out runs its
 //! baseline code). GJK/EPA (`closest_general`, the fallback) stays outside, in its baseline code.
 

@@ -9,7 +9,7 @@
 //! continuous, so forces are continuous however the body moves. Only the vertices below the
 //! plane are reported, plus the lowest vertex when none is (the separation when apart).
 
-use super::vertex_tree::VertexTree;
+use crate::shape::vertex_tree::VertexTree;
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;

@@ -9,7 +9,7 @@
 use nalgebra::Vector3;
 use parry3d_f64::query::PointQueryWithLocation;
 
-use super::parry::{from_parry_vec, to_parry_vec};
+use crate::shape::parry::{from_parry_vec, to_parry_vec};
 use crate::math::Vec3;
 use crate::real::Real;
 use crate::shape::TriangleMesh;

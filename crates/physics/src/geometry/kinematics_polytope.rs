@@ -63,7 +63,7 @@ impl<'a> Polytope<'a> {
         Some(match shape {
             Shape::Box { half_extents } => Polytope::Box { half: *half_extents, centre_z: 0.0 },
             Shape::Rectangle { half_x, half_y } => {
-                let depth = super::parry::flat_depth(shape);
+                let depth = crate::shape::parry::flat_depth(shape);
                 Polytope::Box { half: Vec3::new(*half_x, *half_y, depth / 2.0), centre_z: -depth / 2.0 }
             }
             Shape::ConvexHull(hull) if !hull.faces.is_empty() => Polytope::Hull(hull),
@@ -982,7 +982,7 @@ mod tests {
         let axis = Vec3::new(0.3, -0.8, 0.5).normalize();
         let found = |pose: &Pose| {
             let mut out = Vec::new();
-            super::super::convex::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
+            super::super::convex_pair::contacts(&shape_a, &pose_a, shape_b, pose, &mut out);
             out
         };
         let points64 = found(&pose_b);
@@ -1028,7 +1028,7 @@ mod tests {
             let (axis, shift) = (rng.unit(), rng.unit());
             let found = |pose: &Pose| {
                 let mut out = Vec::new();
-                super::super::convex::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
+                super::super::convex_pair::contacts(&shape_a, &pose_a, &shape_b, pose, &mut out);
                 out
             };
             let points64 = found(&pose_b);

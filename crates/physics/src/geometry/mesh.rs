@@ -25,7 +25,7 @@ use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQuer
 use parry3d_f64::query::PointQueryWithLocation;
 use parry3d_f64::shape::PackedFeatureId;
 
-use super::parry::{from_parry_vec, to_parry_shape, to_parry_vec};
+use crate::shape::parry::{from_parry_vec, to_parry_shape, to_parry_vec};
 use super::ContactPoint;
 use crate::math::{Pose, Vec3};
 use crate::shape::{Shape, TriangleMesh};

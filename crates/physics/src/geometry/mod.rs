@@ -28,6 +28,7 @@ mod cloud_surface;
 pub use cloud_surface::CloudOnPlane;
 mod compound;
 mod convex;
+mod convex_pair;
 mod cylinder_plane;
 mod disk_plane;
 pub mod distance;
@@ -38,8 +39,6 @@ mod face_cylinder;
 mod face_face;
 mod finite_face;
 mod frame;
-mod height_cells;
-mod height_disks;
 mod height_field;
 pub(crate) mod hull_depth;
 mod hull_dispatch;
@@ -54,14 +53,15 @@ mod kinematics_face;
 mod kinematics_mesh;
 mod kinematics_polytope;
 mod mesh;
-pub mod parry;
 mod plane_sphere;
 mod polygon;
 mod rectangle_plane;
 mod small_list;
 mod sphere_sphere;
 mod surface_point;
-pub(crate) mod vertex_tree;
+
+/// Parry's terms for our shapes (`shape::parry`), also at their earlier path.
+pub use crate::shape::parry;
 
 use nalgebra::Vector3;
 
@@ -279,11 +279,11 @@ fn canonical(base: ShapeKind, follower: ShapeKind) -> Option<Canonical> {
         // finite Rectangle and Disk bases, and the plane pairs of primitives, are analytic elsewhere.
         // The polytopes' points (box, hull, a rectangle's prism) are re-derived with their
         // features held (`kinematics_polytope`); the curved ones' are not.
-        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => (convex::contacts, convex::point_count, Ok(Polytope)),
-        (ConvexHull | Box, Capsule) => (convex::contacts, convex::point_count, Ok(PolytopeCapsule)),
-        (Ellipsoid, ConvexHull | Box | Rectangle) => (convex::contacts, convex::point_count, Ok(EllipsoidPolytope)),
+        (ConvexHull, ConvexHull | Box | Rectangle) | (Box, Box) => (convex_pair::contacts, convex_pair::point_count, Ok(Polytope)),
+        (ConvexHull | Box, Capsule) => (convex_pair::contacts, convex_pair::point_count, Ok(PolytopeCapsule)),
+        (Ellipsoid, ConvexHull | Box | Rectangle) => (convex_pair::contacts, convex_pair::point_count, Ok(EllipsoidPolytope)),
         (ConvexHull, Disk | Cylinder) | (Ellipsoid, Ellipsoid | Cylinder | Capsule | Disk) | (Box, Cylinder) | (Cylinder, Cylinder | Capsule) => {
-            (convex::contacts, convex::point_count, Err(ITERATIVE))
+            (convex_pair::contacts, convex_pair::point_count, Err(ITERATIVE))
         }
         (Plane, Ellipsoid) => (ellipsoid::plane_contacts, one, Ok(PlaneEllipsoid)),
         (Plane, ConvexHull | Mesh) => (hull_plane::contacts, hull_plane::point_count, Ok(PlaneVertex)),

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVec};
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, HalfSpace, SharedShape, TriMesh, TriMeshFlags};
 
-use super::hull_depth::GaussMap;
+use super::gauss_map::GaussMap;
 use super::vertex_tree::VertexTree;
 use crate::math::{Pose, Rotation, Vec3};
 use crate::shape::{ConvexHull, HullFace, HullGraph, Shape, TriangleMesh};

@@ -1,4 +1,8 @@
 //! The shapes a contact geometry can take, each in its own geometry frame.
+//!
+//! With a hull or a mesh, what is built once for the pairs' queries: a hull's Gauss map (`gauss_map`, with its
+//! tables of least heights, `height_cells` and `height_disks`), the vertices' tree (`vertex_tree`), and
+//! parry's shapes (`parry`, which builds the file shapes).
 
 // The items' doc comments are also their descriptions in the model descriptions, which show
 // `size[1]` verbatim; rustdoc would read `[1]` as a link, and escaping it would put backslashes
@@ -8,9 +12,15 @@
 use std::sync::Arc;
 
 use super::enums::stable_enum;
-use super::geometry::hull_depth::GaussMap;
-use super::geometry::vertex_tree::VertexTree;
 use super::math::Vec3;
+use gauss_map::GaussMap;
+use vertex_tree::VertexTree;
+
+pub(crate) mod gauss_map;
+pub(crate) mod height_cells;
+pub(crate) mod height_disks;
+pub mod parry;
+pub(crate) mod vertex_tree;
 
 stable_enum! {
     /// Shape of a contact geometry (`geometry_X.shape`). Dimensions come from `radius`, `length`
@@ -306,7 +316,7 @@ pub struct HullFace {
 impl ConvexHull {
     /// The hull of `points`; an error (a sentence) when they span no volume.
     pub fn new(points: &[Vec3]) -> Result<ConvexHull, String> {
-        super::geometry::parry::convex_hull(points)
+        parry::convex_hull(points)
     }
 }
 
@@ -336,7 +346,7 @@ impl TriangleMesh {
     /// The mesh of `vertices` and `triangles` (indices into `vertices`); an error (a sentence)
     /// when an index is out of range or no triangle with an area is left.
     pub fn new(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<TriangleMesh, String> {
-        super::geometry::parry::triangle_mesh(vertices, triangles)
+        parry::triangle_mesh(vertices, triangles)
     }
 }
 
